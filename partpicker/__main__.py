@@ -1,0 +1,5 @@
+"""`python -m partpicker`."""
+
+from partpicker.cli import app
+
+app()

@@ -1,0 +1,29 @@
+"""psu-wattage: the PSU covers the full-load draw at target_gpus with margin, and the floor."""
+
+import math
+
+from partpicker import power
+from partpicker.checks import Context, Outcome, check, verdict
+
+
+@check("psu-wattage")
+def run(ctx: Context) -> Outcome:
+    psu, cpu, gpu = ctx.part("psu"), ctx.part("cpu"), ctx.part("gpu")
+    floor = int(ctx.params["min_watts"])
+    margin = float(ctx.params["margin"])
+    rest = float(ctx.params["rest_of_system_w"])
+    tdp = ctx.need(cpu, "tdp_w")
+    board_power = ctx.need(gpu, "board_power_w")
+    load = power.dc_load_w(tdp, board_power, ctx.n_gpus, rest)
+    need = max(floor, math.ceil(load * margin))
+    return verdict(
+        psu.watts >= need,
+        watts=psu.watts,
+        need=need,
+        load=round(load),
+        floor=floor,
+        n=ctx.n_gpus,
+        gpu_w=board_power,
+        tdp=tdp,
+        margin=margin,
+    )

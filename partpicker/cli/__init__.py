@@ -1,0 +1,23 @@
+"""The command line: one module per command group; each turns options into core calls and prints."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="partpicker",
+    help="Validate deep-learning workstation builds and pick the cheapest one that works.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+from partpicker.cli import catalog, cost, rules, suggest, validate  # noqa: E402
+
+app.command()(validate.validate)
+app.command()(rules.rules)
+app.add_typer(catalog.app, name="catalog")
+suggest.register(app)
+cost.register(app)
+
+__all__ = ["app"]

@@ -1,0 +1,85 @@
+"""`partpicker catalog check|diff|list|checks`."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from partpicker.catalog import load_catalog
+from partpicker.cli.common import CatalogOpt, fail_input, guarded
+from partpicker.errors import InputError
+
+app = typer.Typer(help="Check, list and compare catalogs.", no_args_is_help=True)
+
+
+class CheckFormat(str, Enum):
+    text = "text"
+    json = "json"
+    github = "github"
+
+
+@app.command("check")
+def catalog_check(
+    paths: Annotated[list[Path] | None, typer.Argument(help="Catalog files or folders; default: the bundled one.")] = None,
+    format: Annotated[CheckFormat, typer.Option("--format", "-f", help="Output format.")] = CheckFormat.text,
+) -> None:
+    """Load every catalog file and report every problem with file and line (exit 1 if any)."""
+    from partpicker.catalog import catalog_files
+    from partpicker.formats.problems import PROBLEM_REPORTER_BY_NAME
+    from partpicker.lint import check_catalog
+
+    files = guarded(lambda: catalog_files(paths))
+    if not files:
+        fail_input(InputError("no catalog files (*.yaml) found", hint="name a catalog file or folder"))
+    catalog, problems = guarded(lambda: check_catalog(files))
+    typer.echo(PROBLEM_REPORTER_BY_NAME[format.value](problems, len(catalog), len(files)))
+    if problems:
+        raise typer.Exit(1)
+
+
+class DiffFormat(str, Enum):
+    text = "text"
+    markdown = "markdown"
+
+
+@app.command("diff")
+def catalog_diff(
+    base: Annotated[str, typer.Argument(help="Base: a folder or a git revision.")],
+    head: Annotated[str, typer.Argument(help="Head: a folder or a git revision.")],
+    format: Annotated[DiffFormat, typer.Option("--format", "-f", help="Output format.")] = DiffFormat.text,
+    repo: Annotated[Path, typer.Option(help="The git checkout revisions are read from.")] = Path("."),
+) -> None:
+    """Parts added, removed and changed, and which example builds change verdict."""
+    from partpicker import catalog_diff as cd
+    from partpicker.data import examples_dir
+
+    examples = sorted(examples_dir().glob("*.yaml"))
+    result = guarded(lambda: cd.diff(base, head, repo=repo, examples=examples))
+    typer.echo(cd.DIFF_FORMATS[format.value](result))
+
+
+@app.command("checks")
+def catalog_checks() -> None:
+    """List the ids of the catalog checks."""
+    from partpicker.lint import all_checks
+
+    for check_id, summary in all_checks().items():
+        typer.echo(f"{check_id:<16} {summary}")
+
+
+@app.command("list")
+def catalog_list(
+    category: Annotated[str | None, typer.Argument(help="cpu, motherboard, gpu, psu, ssd, case, ram or cooler.")] = None,
+    catalog: CatalogOpt = None,
+) -> None:
+    """List parts (id, name) of one category or all."""
+    cat = guarded(lambda: load_catalog(catalog))
+    if category is not None and category not in cat.by_category:
+        fail_input(InputError(f"unknown category {category!r}", hint=f"use one of {', '.join(cat.by_category)}"))
+    for name, parts in cat.by_category.items():
+        if category in (None, name):
+            for part in sorted(parts, key=lambda p: p.id):
+                typer.echo(f"{name:<12} {part.id:<55} {part.name}")

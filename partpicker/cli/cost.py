@@ -1,0 +1,9 @@
+"""`partpicker cost` (see the cost issue)."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add the command to the app (nothing yet)."""

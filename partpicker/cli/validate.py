@@ -1,0 +1,42 @@
+"""`partpicker validate BUILD`."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from partpicker.build import load_build
+from partpicker.catalog import load_catalog
+from partpicker.cli.common import AsOfOpt, CatalogOpt, guarded, parse_date
+from partpicker.engine import STALE_DAYS, evaluate
+from partpicker.formats import REPORTER_BY_NAME
+from partpicker.report import Report
+from partpicker.rulebook import load_rules
+
+ReportFormat = Enum("ReportFormat", {name: name for name in REPORTER_BY_NAME}, type=str)  # type: ignore[misc]
+
+
+def validate(
+    build_file: Annotated[Path, typer.Argument(help="The build YAML file.", show_default=False)],
+    format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[valid-type, assignment]
+    strict: Annotated[bool, typer.Option(help="Exit 1 on warnings and unknowns too.")] = False,
+    catalog: CatalogOpt = None,
+    as_of: AsOfOpt = None,
+    stale_days: Annotated[int, typer.Option(min=1, help="Flag prices older than this many days.")] = STALE_DAYS,
+) -> None:
+    """Say whether a build works, rule by rule, with the numbers."""
+    day = parse_date(as_of, "--as-of")
+
+    def run() -> Report:
+        cat = load_catalog(catalog)
+        return evaluate(load_build(build_file, cat), load_rules(), as_of=day, stale_days=stale_days)
+
+    report = guarded(run)
+    typer.echo(REPORTER_BY_NAME[str(getattr(format, "value", format))](report))
+    if report.verdict == "fail":
+        raise typer.Exit(1)
+    if strict and any(f.status != "pass" for f in report.findings):
+        raise typer.Exit(1)

@@ -1,0 +1,270 @@
+"""Pydantic models of catalog parts: one class per category, every spec optional-but-typed.
+
+A spec that is not known is ``None``; rules that need it report *unknown*, never pass.
+Vocabulary fields (sockets, form factors, memory types) are normalised to the one list
+in :mod:`partpicker.vocab`; an unknown word is a validation error of type ``vocabulary``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
+
+from partpicker import vocab
+
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+def _vocab(kind: str, canon: Any) -> Any:
+    def check(value: str) -> str:
+        found = canon(value)
+        if found is None:
+            raise PydanticCustomError(
+                "vocabulary",
+                "unknown {kind} '{value}'; add it to partpicker/vocab.py or use a listed spelling",
+                {"kind": kind, "value": value},
+            )
+        return str(found)
+
+    return check
+
+
+def _in_list(kind: str, words: list[str]) -> Any:
+    by_key = {w.lower(): w for w in words}
+    return _vocab(kind, lambda v: by_key.get(v.lower()))
+
+
+Socket = Annotated[str, AfterValidator(_vocab("socket", vocab.socket))]
+FormFactor = Annotated[str, AfterValidator(_vocab("form factor", vocab.form_factor))]
+MemoryType = Annotated[str, AfterValidator(_in_list("memory type", vocab.MEMORY_TYPES))]
+PsuFormFactor = Annotated[str, AfterValidator(_in_list("PSU form factor", vocab.PSU_FORM_FACTORS))]
+SsdFormFactor = Annotated[str, AfterValidator(_in_list("SSD form factor", vocab.SSD_FORM_FACTORS))]
+Efficiency = Annotated[str, AfterValidator(_in_list("efficiency rating", vocab.EFFICIENCY_RATINGS))]
+Interface = Literal["nvme", "sata"]
+Lanes = Annotated[int, Field(ge=0, le=16)]
+
+
+class Strict(BaseModel):
+    """Base: unknown fields are errors, instances are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Price(Strict):
+    """One dated price point."""
+
+    usd: float = Field(gt=0, description="Price in US dollars.")
+    date: dt.date = Field(description="The day the price was seen or announced.")
+    source: str = Field(min_length=1, description="Where: a URL, or 'PCPartPicker lowest price on DATE'.")
+    kind: Literal["msrp", "street", "used"] = Field("street", description="Launch MSRP, new street, or used.")
+
+
+class Part(Strict):
+    """Fields every part has."""
+
+    category: ClassVar[str] = "part"
+
+    id: str = Field(description="Stable slug: lower-case words joined by hyphens.")
+    name: str = Field(min_length=1)
+    brand: str = Field(min_length=1)
+    aliases: list[str] = Field(default_factory=list)
+    released: dt.date | None = None
+    prices: list[Price] = Field(default_factory=list)
+    sources: list[str] = Field(min_length=1, description="Manufacturer pages or manuals the specs come from.")
+    notes: str | None = None
+
+    @field_validator("id")
+    @classmethod
+    def _slug(cls, value: str) -> str:
+        if not SLUG.match(value):
+            raise PydanticCustomError(
+                "slug", "id '{value}' is not a slug: use lower-case letters, digits and single hyphens", {"value": value}
+            )
+        return value
+
+    def price_as_of(self, day: dt.date) -> Price | None:
+        """The latest price point on or before ``day`` (MSRP and street alike), or None."""
+        best: Price | None = None
+        for point in self.prices:
+            if point.date <= day and (best is None or point.date >= best.date):
+                best = point
+        return best
+
+
+class Cpu(Part):
+    """A processor."""
+
+    category: ClassVar[str] = "cpu"
+
+    socket: Socket
+    cores: int | None = Field(None, ge=1, le=256)
+    threads: int | None = Field(None, ge=1, le=512)
+    pcie_lanes: int | None = Field(
+        None,
+        ge=0,
+        le=160,
+        description="PCIe lanes the CPU gives to slots and M.2, not counting the chipset link "
+        "(AMD's 'usable' figure; Intel ARK's 'Max # of PCI Express Lanes').",
+    )
+    pcie_lanes_total: int | None = Field(None, ge=0, le=160, description="Total lanes incl. chipset link.")
+    pcie_gen: int | None = Field(None, ge=1, le=6)
+    tdp_w: int | None = Field(None, ge=1, le=1000)
+    memory_types: list[MemoryType] = Field(default_factory=list)
+    memory_channels: int | None = Field(None, ge=1, le=16)
+    max_memory_gb: int | None = Field(None, ge=1, le=8192)
+    ecc: bool | None = None
+
+
+class Sharing(Strict):
+    """This slot's lanes when another slot is in use (0 = disabled)."""
+
+    when: str = Field(description="Label of the other slot (PCIe or M.2) whose use causes this.")
+    lanes: Lanes
+
+
+class PcieSlot(Strict):
+    """One PCIe expansion slot, as the board's manual describes it."""
+
+    label: str = Field(min_length=1, description="The manual's name, e.g. PCIE1 or PCI_E3.")
+    position: int = Field(ge=1, le=12, description="Expansion position, 1 = nearest the CPU.")
+    physical: Lanes = Field(description="Physical size: 1, 4, 8 or 16.")
+    lanes: Lanes = Field(description="Electrical lanes with the board's usual CPU.")
+    lanes_by_cpu: dict[int, Lanes] = Field(
+        default_factory=dict, description="Electrical lanes keyed by the CPU's lane count, where they differ."
+    )
+    gen: int | None = Field(None, ge=1, le=6)
+    source: Literal["cpu", "chipset", "switch"] | None = None
+    shares: list[Sharing] = Field(default_factory=list)
+
+
+class M2Slot(Strict):
+    """One M.2 socket for storage."""
+
+    label: str = Field(min_length=1)
+    interfaces: list[Interface] = Field(min_length=1)
+    lanes: Lanes | None = None
+    gen: int | None = Field(None, ge=1, le=6)
+    source: Literal["cpu", "chipset"] | None = None
+    max_length: int | None = Field(None, description="Longest module, e.g. 2280 or 22110.")
+    shares: list[Sharing] = Field(default_factory=list)
+
+
+class Motherboard(Part):
+    """A motherboard with its slot map."""
+
+    category: ClassVar[str] = "motherboard"
+
+    socket: Socket
+    chipset: str | None = None
+    form_factor: FormFactor
+    memory_type: MemoryType | None = None
+    memory_slots: int | None = Field(None, ge=1, le=32)
+    max_memory_gb: int | None = Field(None, ge=1, le=8192)
+    memory_registered: bool | None = Field(None, description="True: takes only RDIMMs; False: only UDIMMs.")
+    pcie_slots: list[PcieSlot] | None = Field(None, description="Ordered by position; None if unknown.")
+    m2_slots: list[M2Slot] | None = Field(None, description="None if unknown; [] if the board has none.")
+
+
+class GpuPower(Strict):
+    """Power sockets on a graphics card."""
+
+    pcie_6pin: int = Field(0, ge=0, le=4)
+    pcie_8pin: int = Field(0, ge=0, le=4)
+    hpwr_12v: int = Field(0, ge=0, le=2, description="12VHPWR or 12V-2x6 sockets (600 W each).")
+
+
+class Gpu(Part):
+    """A graphics card (a specific board, not just the chip)."""
+
+    category: ClassVar[str] = "gpu"
+
+    chip: str = Field(min_length=1, description="The GPU model, e.g. GeForce RTX 3090.")
+    vram_gb: float | None = Field(None, gt=0, le=256)
+    board_power_w: int | None = Field(None, ge=10, le=1000)
+    slot_width: float | None = Field(None, ge=1, le=5)
+    length_mm: int | None = Field(None, ge=50, le=450)
+    cooler: Literal["blower", "open-air", "hybrid", "passive", "water"] | None = None
+    power: GpuPower | None = None
+    pcie_gen: int | None = Field(None, ge=1, le=6)
+
+
+class Psu(Part):
+    """A power supply."""
+
+    category: ClassVar[str] = "psu"
+
+    watts: int = Field(ge=100, le=3000)
+    form_factor: PsuFormFactor | None = None
+    pcie_8pin: int | None = Field(
+        None, ge=0, le=24, description="PCIe 6+2-pin cables the PSU can run (one per GPU socket, no pigtails)."
+    )
+    hpwr_12v: int | None = Field(None, ge=0, le=8, description="Native 12VHPWR / 12V-2x6 cables.")
+    efficiency: Efficiency | None = None
+    atx_version: str | None = None
+    length_mm: int | None = Field(None, ge=80, le=300)
+
+
+class Ssd(Part):
+    """A storage drive."""
+
+    category: ClassVar[str] = "ssd"
+
+    interface: Interface
+    form_factor: SsdFormFactor
+    capacity_gb: int = Field(ge=1, le=200_000)
+    pcie_gen: int | None = Field(None, ge=1, le=6)
+    read_mbps: int | None = Field(None, ge=1, le=20_000)
+
+
+class Case(Part):
+    """A computer case."""
+
+    category: ClassVar[str] = "case"
+
+    form_factors: list[FormFactor] = Field(min_length=1)
+    expansion_slots: int | None = Field(None, ge=1, le=14)
+    max_gpu_length_mm: int | None = Field(None, ge=100, le=600)
+    psu_form_factors: list[PsuFormFactor] = Field(default_factory=list)
+    max_cooler_height_mm: int | None = Field(None, ge=20, le=250)
+
+
+class Ram(Part):
+    """A memory kit."""
+
+    category: ClassVar[str] = "ram"
+
+    memory_type: MemoryType
+    modules: int = Field(ge=1, le=16)
+    module_gb: int = Field(ge=1, le=512)
+    speed_mts: int | None = Field(None, ge=800, le=12000)
+    ecc: bool | None = None
+    registered: bool | None = None
+
+    @property
+    def total_gb(self) -> int:
+        return self.modules * self.module_gb
+
+
+class Cooler(Part):
+    """A CPU cooler."""
+
+    category: ClassVar[str] = "cooler"
+
+    kind: Literal["air", "aio", "custom"] | None = None
+    sockets: list[Socket] = Field(min_length=1, description="Sockets it mounts on with what is in its box.")
+    bracket_sockets: list[Socket] = Field(
+        default_factory=list,
+        description="Sockets it mounts on with a bracket from elsewhere (e.g. the Asetek bracket AMD put in "
+        "first-generation Threadripper boxes); say which in notes.",
+    )
+    height_mm: int | None = Field(None, ge=20, le=250)
+    radiator_mm: int | None = Field(None, ge=80, le=480)
+
+
+CATEGORIES: dict[str, type[Part]] = {
+    cls.category: cls for cls in (Cpu, Motherboard, Gpu, Psu, Ssd, Case, Ram, Cooler)
+}
