@@ -57,8 +57,11 @@ def is_m2(drive: Ssd) -> bool:
 def lanes_of(slot: PcieSlot | M2Slot, cpu_lanes: int | None, used: frozenset[str]) -> int | None:
     """Electrical lanes of a slot with this CPU while the ``used`` slots are occupied."""
     lanes = slot.lanes
-    if isinstance(slot, PcieSlot) and cpu_lanes is not None and cpu_lanes in slot.lanes_by_cpu:
-        lanes = slot.lanes_by_cpu[cpu_lanes]
+    if isinstance(slot, PcieSlot) and cpu_lanes is not None:
+        # A key K applies to CPUs with K lanes or fewer; the smallest such key wins.
+        fitting = [k for k in slot.lanes_by_cpu if cpu_lanes <= k]
+        if fitting:
+            lanes = slot.lanes_by_cpu[min(fitting)]
     for share in slot.shares:
         if share.when in used:
             lanes = share.lanes if lanes is None else min(lanes, share.lanes)

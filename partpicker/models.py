@@ -134,7 +134,9 @@ class PcieSlot(Strict):
     physical: Lanes = Field(description="Physical size: 1, 4, 8 or 16.")
     lanes: Lanes = Field(description="Electrical lanes with the board's usual CPU.")
     lanes_by_cpu: dict[int, Lanes] = Field(
-        default_factory=dict, description="Electrical lanes keyed by the CPU's lane count, where they differ."
+        default_factory=dict,
+        description="Electrical lanes with smaller CPUs: key K applies to CPUs with K lanes or fewer "
+        "(the smallest fitting key wins), e.g. {28: 8} for X299 boards with a 28-lane CPU.",
     )
     gen: int | None = Field(None, ge=1, le=6)
     source: Literal["cpu", "chipset", "switch"] | None = None

@@ -91,7 +91,8 @@ class Context:
             case_slots = self.need(self.part("case"), "expansion_slots")
         count = self.n_gpus if n is None else n
         min_lanes = int(self.params.get("min_lanes_per_gpu", 8))
-        key = (count, width, cpu_lanes, case_slots, min_lanes)
+        # Keyed by everything the layout depends on, so one cache can serve many builds.
+        key = (board.id, tuple(d.id for d in drives), count, width, cpu_lanes, case_slots, min_lanes)
         if key not in self._layouts:
             self._layouts[key] = layout_mod.best_layout(
                 board, n=count, width=width, cpu_lanes=cpu_lanes, drives=drives,

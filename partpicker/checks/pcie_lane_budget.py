@@ -16,6 +16,9 @@ def run(ctx: Context) -> Outcome:
     if worst <= have or not nvme:
         # Even with every NVMe drive on CPU lanes, it fits (or there are none to place).
         on_cpu = len(nvme)
+    elif n * per_gpu > have:
+        # Even with every NVMe drive on chipset lanes, the GPUs alone do not fit.
+        on_cpu = 0
     else:
         board = ctx.part("motherboard")
         if board.m2_slots is None or board.pcie_slots is None or ctx.build.gpu is None:

@@ -1,9 +1,147 @@
-"""`partpicker cost` (see the cost issue)."""
+"""`partpicker cost BUILD`: what the build costs against renting cloud GPUs (docs/cost.md)."""
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Sequence
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Protocol
+
 import typer
+
+from partpicker import cost_plot
+from partpicker.build import Build, load_build
+from partpicker.catalog import load_catalog
+from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, parse_date
+from partpicker.cost_report import COST_FORMATS, money, savings_text
+from partpicker.costmodel import Assumptions, CostResult, compare, machine_from_build, parse_burst
+from partpicker.errors import InputError
+
+CostFormat = Enum("CostFormat", {name: name for name in COST_FORMATS}, type=str)  # type: ignore[misc]
+D = Assumptions()
+
+
+def parse_prices(values: list[str]) -> dict[str, float]:
+    """``ROLE=USD`` options into a mapping, or exit 2 naming the bad one."""
+    out: dict[str, float] = {}
+    for value in values:
+        role, sep, usd = value.partition("=")
+        try:
+            out[role.strip()] = float(usd)
+        except ValueError:
+            sep = ""
+        if not sep or not role.strip():
+            fail_input(InputError(f"--price {value!r} is not ROLE=USD", hint="e.g. --price motherboard=305"))
+    return out
+
+
+def cost(
+    build_file: Annotated[Path, typer.Argument(help="The build YAML file.", show_default=False)],
+    gpus: Annotated[
+        int | None, typer.Option(help="GPUs in the machine (default: as installed); extras are bought.")
+    ] = None,
+    gpu_price: Annotated[
+        float | None, typer.Option(help="USD per extra GPU (default: the GPU's price as of the date).")
+    ] = None,
+    purchase_usd: Annotated[
+        float | None, typer.Option(help="USD for the build as written (instead of the catalog).")
+    ] = None,
+    price: Annotated[
+        list[str] | None, typer.Option("--price", help="ROLE=USD: a part's unit price (repeatable).")
+    ] = None,
+    hours_per_day: Annotated[float, typer.Option(help="Hours a day of use.")] = D.hours_per_day,
+    months: Annotated[int, typer.Option(help="Months in the table (the horizon).")] = D.months,
+    utilisation: Annotated[float, typer.Option(help="Fraction of rated CPU/GPU power drawn in use.")] = 1.0,
+    draw_kw: Annotated[float | None, typer.Option(help="Draw at the wall in kW (default: the estimate).")] = None,
+    kwh_price: Annotated[float, typer.Option(help="Electricity, USD per kWh.")] = D.kwh_usd,
+    depreciation_months: Annotated[int, typer.Option(help="Straight-line depreciation to $0 over this.")] = (
+        D.depreciation_months
+    ),
+    cloud_rate: Annotated[float, typer.Option(help="On-demand USD per GPU-hour.")] = D.cloud_rate,
+    reserved_1yr: Annotated[float, typer.Option("--reserved-1yr", help="1-yr reserved, fraction of on-demand.")] = (
+        D.reserved_1yr
+    ),
+    reserved_3yr: Annotated[float, typer.Option("--reserved-3yr", help="3-yr reserved, fraction of on-demand.")] = (
+        D.reserved_3yr
+    ),
+    storage_rate: Annotated[float, typer.Option(help="Cloud storage, USD per GB-month.")] = D.storage_rate,
+    storage_gb: Annotated[float | None, typer.Option(help="GB kept in the cloud (default: the build's SSDs).")] = None,
+    burst: Annotated[str | None, typer.Option(help="Peaks, e.g. '100x for 1 week every 6 months'.")] = None,
+    plot: Annotated[Path | None, typer.Option(help="Write the cumulative curves to a .png or .svg file.")] = None,
+    format: Annotated[CostFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
+    catalog: CatalogOpt = None,
+    as_of: AsOfOpt = None,
+) -> None:
+    """Compare owning the build with renting cloud GPUs: per month, cumulative, break-even."""
+    day = parse_date(as_of, "--as-of")
+    prices = parse_prices(price or [])
+
+    def run() -> CostResult:
+        assumptions = Assumptions(
+            hours_per_day=hours_per_day,
+            months=months,
+            kwh_usd=kwh_price,
+            depreciation_months=depreciation_months,
+            cloud_rate=cloud_rate,
+            reserved_1yr=reserved_1yr,
+            reserved_3yr=reserved_3yr,
+            storage_rate=storage_rate,
+        )
+        peaks = parse_burst(burst) if burst is not None else None
+        if plot is not None:
+            cost_plot.check_target(plot)
+        build = load_build(build_file, load_catalog(catalog))
+        machine = machine_from_build(
+            build,
+            as_of=day,
+            gpus=gpus,
+            gpu_price=gpu_price,
+            prices=prices,
+            purchase_usd=purchase_usd,
+            draw_kw=draw_kw,
+            utilisation=utilisation,
+            storage_gb=storage_gb,
+        )
+        result = compare(machine, assumptions, peaks)
+        if plot is not None:
+            cost_plot.write_plot(result, plot)
+        return result
+
+    result = guarded(run)
+    typer.echo(COST_FORMATS[str(getattr(format, "value", format))](result))
+
+
+class _Choice(Protocol):
+    @property
+    def build(self) -> Build: ...
+    @property
+    def now_usd(self) -> float: ...
+
+
+class _Solution(Protocol):
+    @property
+    def choices(self) -> Sequence[_Choice]: ...
+    @property
+    def as_of(self) -> dt.date: ...
+
+
+def for_suggestion(solution: _Solution, report: object = None) -> str:
+    """`suggest --cost`: the best suggestion as bought, and at full scale when that has more GPUs.
+
+    The price is the suggestion's own (``now_usd``); ``report`` is not needed.
+    """
+    choice = solution.choices[0]
+    build = choice.build
+    machine = machine_from_build(build, as_of=solution.as_of, purchase_usd=choice.now_usd)
+    out = [savings_text(compare(machine))]
+    if build.target_gpus > build.gpu_count and build.gpu is not None:
+        full = machine_from_build(build, as_of=solution.as_of, purchase_usd=choice.now_usd, gpus=build.target_gpus)
+        out.append(f"At full scale ({full.gpus} GPUs, {money(full.purchase_usd)}):")
+        out.append(savings_text(compare(full)))
+    return "\n".join(out)
 
 
 def register(app: typer.Typer) -> None:
-    """Add the command to the app (nothing yet)."""
+    """Add `cost` to the app."""
+    app.command()(cost)

@@ -1,9 +1,111 @@
-"""`partpicker suggest` (see the suggest issue)."""
+"""`partpicker suggest`: the provably cheapest valid build that scales to N GPUs."""
 
 from __future__ import annotations
 
+import os
+import tempfile
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from partpicker.build import parse_build
+from partpicker.catalog import load_catalog
+from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, parse_date
+from partpicker.engine import STALE_DAYS, evaluate
+from partpicker.errors import InputError
+from partpicker.rulebook import load_rules
+from partpicker.solver import Request, Solution, solve
+from partpicker.suggest_report import SUGGEST_FORMATS, build_file
+
+
+class SuggestFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+class ObjectiveOpt(str, Enum):
+    now = "now"
+    full = "full"
+
+
+def _pins(values: list[str]) -> dict[str, str]:
+    out = {}
+    for value in values:
+        role, sep, name = value.partition("=")
+        if not sep or not name.strip():
+            fail_input(InputError(f"--require {value!r} is not ROLE=NAME", hint="e.g. --require cpu=1920X"))
+        out[role.strip()] = name.strip()
+    return out
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write a file whole or not at all."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def suggest(
+    gpus: Annotated[int, typer.Option(min=1, max=16, help="GPUs the platform must be ready for.")] = 4,
+    start_gpus: Annotated[int, typer.Option(min=1, max=16, help="GPUs bought now.")] = 1,
+    budget: Annotated[float | None, typer.Option(min=0, help="Cap on what is bought now, USD.")] = None,
+    gpu: Annotated[str | None, typer.Option(help="Pin a GPU model (e.g. 'RTX 3090') or card.")] = None,
+    min_vram: Annotated[float, typer.Option(min=0, help="Least VRAM per card, GB (when --gpu is not given).")] = 11.0,
+    min_storage: Annotated[int, typer.Option(min=0, help="Least boot-drive capacity, GB.")] = 500,
+    require: Annotated[list[str] | None, typer.Option(help="Pin a part: ROLE=NAME (repeatable).")] = None,
+    exclude: Annotated[list[str] | None, typer.Option(help="Drop a part by id or name (repeatable).")] = None,
+    as_of: AsOfOpt = None,
+    stale_days: Annotated[int, typer.Option(min=1, help="Offer parts priced within this many days.")] = STALE_DAYS,
+    catalog: CatalogOpt = None,
+    objective: Annotated[ObjectiveOpt, typer.Option(help="Minimise the price now, or at full scale.")] = ObjectiveOpt.now,
+    top: Annotated[int, typer.Option(min=1, max=20, help="List the K cheapest builds (distinct totals).")] = 1,
+    strict: Annotated[bool, typer.Option(help="Enforce warning rules too.")] = False,
+    format: Annotated[SuggestFormat, typer.Option("--format", "-f", help="Output format.")] = SuggestFormat.text,
+    output: Annotated[Path | None, typer.Option(help="Write the best build as a build file here.")] = None,
+    cost: Annotated[bool, typer.Option("--cost", help="Also show what it saves against the cloud.")] = False,
+) -> None:
+    """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
+    day = parse_date(as_of, "--as-of")
+    if start_gpus > gpus:
+        fail_input(InputError(f"--start-gpus {start_gpus} is more than --gpus {gpus}"))
+    request = Request(
+        gpus=gpus, start_gpus=start_gpus, budget=budget, gpu=gpu, min_vram=min_vram, min_storage_gb=min_storage,
+        require=_pins(require or []), exclude=tuple(exclude or []), as_of=day, stale_days=stale_days,
+        objective=objective.value, top=top, strict=strict,
+    )
+
+    def run() -> tuple[Solution, object]:
+        cat = load_catalog(catalog)
+        rules = load_rules()
+        solution = solve(cat, rules, request)
+        report = None
+        if solution.choices:
+            written = build_file(solution)
+            import yaml
+
+            report = evaluate(parse_build(yaml.safe_load(written), cat, path="suggested"), rules, as_of=solution.as_of)
+        return solution, report
+
+    solution, report = guarded(run)
+    typer.echo(SUGGEST_FORMATS[format.value](solution, report))  # type: ignore[arg-type]
+    if solution.status != "ok":
+        raise typer.Exit(1)
+    if cost:
+        from partpicker.cli import cost as cost_cli
+
+        typer.echo("")
+        typer.echo(guarded(lambda: cost_cli.for_suggestion(solution, report)))
+    if output is not None:
+        guarded(lambda: write_atomically(output, build_file(solution)))
 
 
 def register(app: typer.Typer) -> None:
-    """Add the command to the app (nothing yet)."""
+    """Add the command to the app."""
+    app.command()(suggest)

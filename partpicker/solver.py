@@ -1,0 +1,419 @@
+"""`suggest`: the provably cheapest valid build, by exact search over the constraint graph.
+
+1. Offer: each role's parts priced as of the date (newest point within the staleness
+   window), minus exclusions, narrowed by pins (`--require`, `--gpu`) and `--min-vram`.
+2. Filter each role by its unary rules (graph rule nodes of degree one).
+3. Prune dominated parts (:mod:`partpicker.dominance`).
+4. Branch and bound over the roles, in an order read off the graph (each step completes
+   as many rules as it can). A rule is checked as soon as all its roles are chosen; when
+   all roles but one of a rule are chosen, that role's domain is filtered by it (forward
+   checking). The bound is the cost so far plus the cheapest remaining part of every
+   unchosen role: admissible, so no cheaper build is ever cut. Candidates are tried
+   cheapest first, so the first break on the bound ends a whole level.
+
+Every error-severity rule of the profile must *pass* (unknown is not enough); warnings are
+enforced only with ``strict``. Results are exact: tests compare them with brute force.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from partpicker import dominance
+from partpicker.build import ROLES, Build
+from partpicker.catalog import Catalog, _norm
+from partpicker.engine import STALE_DAYS, run_rule
+from partpicker.errors import InputError
+from partpicker.graph import build_graph
+from partpicker.models import Gpu, Part, Ssd
+from partpicker.rulebook import RuleSpec, rules_for
+
+Objective = Literal["now", "full"]
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the user asked for."""
+
+    gpus: int = 4
+    start_gpus: int = 1
+    budget: float | None = None
+    gpu: str | None = None
+    min_vram: float = 11.0
+    min_storage_gb: int = 0
+    require: dict[str, str] = field(default_factory=dict)
+    exclude: tuple[str, ...] = ()
+    as_of: dt.date | None = None
+    stale_days: int = STALE_DAYS
+    objective: Objective = "now"
+    top: int = 1
+    strict: bool = False
+    profile: str = "dl-workstation"
+    roles: tuple[str, ...] = ROLES
+
+
+@dataclass(frozen=True)
+class Priced:
+    """A part with the price used."""
+
+    part: Part
+    usd: float
+    date: dt.date
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One suggested build."""
+
+    build: Build
+    prices: dict[str, Priced]
+    now_usd: float
+    full_usd: float
+
+
+@dataclass(frozen=True)
+class Stats:
+    """How much work the search did."""
+
+    offered: dict[str, int]
+    after_unary: dict[str, int]
+    after_dominance: dict[str, int]
+    nodes: int
+    rule_checks: int
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The answer: builds cheapest first, or why there is none."""
+
+    status: Literal["ok", "infeasible"]
+    request: Request
+    choices: tuple[Choice, ...]
+    cheapest_usd: float | None
+    reason: str
+    binding: tuple[str, ...]
+    stats: Stats
+    as_of: dt.date
+
+
+def _count(request: Request, role: str) -> int:
+    if role == "gpu":
+        return request.start_gpus if request.objective == "now" else request.gpus
+    return 1
+
+
+def offer(catalog: Catalog, request: Request, day: dt.date) -> dict[str, list[Priced]]:
+    """Each role's purchasable parts as of ``day``, after exclusions and pins."""
+    excluded = {_resolve_any(catalog, name).id for name in request.exclude}
+    pinned: dict[str, set[str]] = {}
+    for role, name in request.require.items():
+        if role not in request.roles:
+            raise InputError(f"--require {role}=...: unknown role", hint=f"roles: {', '.join(request.roles)}")
+        try:
+            pinned[role] = {catalog.resolve(name, role).id}
+        except LookupError as exc:
+            raise InputError(f"--require {role}={name}: {exc}") from None
+    if request.gpu and "gpu" not in pinned:
+        pinned["gpu"] = {p.id for p in gpu_model(catalog, request.gpu)}
+    out: dict[str, list[Priced]] = {}
+    for role in request.roles:
+        items = []
+        for part in catalog.by_category[role]:
+            if part.id in excluded or (role in pinned and part.id not in pinned[role]):
+                continue
+            if role == "gpu" and not request.gpu and role not in request.require:
+                assert isinstance(part, Gpu)
+                if part.vram_gb is None or part.vram_gb < request.min_vram:
+                    continue
+            if role == "ssd":
+                assert isinstance(part, Ssd)
+                if part.capacity_gb < request.min_storage_gb:
+                    continue
+            point = part.price_as_of(day)
+            if point is None or (day - point.date).days > request.stale_days:
+                continue
+            items.append(Priced(part, point.usd, point.date))
+        out[role] = items
+    return out
+
+
+def gpu_model(catalog: Catalog, name: str) -> list[Part]:
+    """Cards of a GPU model ("RTX 3090" matches every GeForce RTX 3090 board, not the 3090 Ti),
+    or the one card a name resolves to."""
+    want = _norm(name)
+    cards = [g for g in catalog.by_category["gpu"] if isinstance(g, Gpu) and re.search(rf"(^| ){re.escape(want)}$", _norm(g.chip))]
+    if cards:
+        return cards
+    try:
+        return [catalog.resolve(name, "gpu")]
+    except LookupError as exc:
+        raise InputError(f"--gpu {name}: {exc}") from None
+
+
+def _resolve_any(catalog: Catalog, name: str) -> Part:
+    if name in catalog.parts:
+        return catalog.parts[name]
+    for category in catalog.by_category:
+        try:
+            return catalog.resolve(name, category)
+        except LookupError:
+            continue
+    raise InputError(f"--exclude {name}: no part of any category matches", hint="use a catalog id")
+
+
+class Search:
+    """Branch and bound over one request (see the module docstring)."""
+
+    def __init__(self, catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> None:
+        if request.start_gpus > request.gpus:
+            raise InputError(f"--start-gpus {request.start_gpus} is more than --gpus {request.gpus}")
+        self.request = request
+        self.day = request.as_of or dt.date.today()
+        severities = {"error"} | ({"warning"} if request.strict else set())
+        self.rules = [
+            r for r in rules_for(request.profile, rules)
+            if r.severity in severities and all(role in request.roles for role in r.roles)
+        ]
+        self.graph = build_graph(self.rules)
+        self.offered = offer(catalog, request, self.day)
+        self.cache: dict[tuple[str, tuple[str, ...]], str] = {}
+        self.layouts: dict[Any, Any] = {}
+        self.failures: Counter[str] = Counter()
+        self.nodes = 0
+        self.checks = 0
+        self.order = self._order()
+
+    # -- building blocks -------------------------------------------------------------
+
+    def _build(self, assigned: dict[str, Part]) -> Build:
+        installed = self.request.start_gpus if "gpu" in assigned else 0
+        ssd = assigned.get("ssd")
+        return Build(
+            name="suggestion",
+            profile=self.request.profile,
+            target_gpus=self.request.gpus,
+            cpu=assigned.get("cpu"),  # type: ignore[arg-type]
+            motherboard=assigned.get("motherboard"),  # type: ignore[arg-type]
+            gpu=assigned.get("gpu"),  # type: ignore[arg-type]
+            gpu_count=installed,
+            ram=assigned.get("ram"),  # type: ignore[arg-type]
+            ssds=(ssd,) if ssd is not None else (),  # type: ignore[arg-type]
+            psu=assigned.get("psu"),  # type: ignore[arg-type]
+            case=assigned.get("case"),  # type: ignore[arg-type]
+            cooler=assigned.get("cooler"),  # type: ignore[arg-type]
+            as_of=self.day,
+        )
+
+    def status(self, rule: RuleSpec, assigned: dict[str, Part]) -> str:
+        """A rule's status on the chosen parts of its roles (cached by those parts)."""
+        key = (rule.id, tuple(assigned[r].id for r in rule.roles))
+        if key not in self.cache:
+            self.checks += 1
+            params = {name: p.default for name, p in rule.params.items()}
+            self.cache[key] = run_rule(rule, self._build({r: assigned[r] for r in rule.roles}), params, self.layouts).status
+        return self.cache[key]
+
+    def _order(self) -> list[str]:
+        """Roles in search order: greedily the role that completes the most rules, ties by
+        the most rules touched, then the smallest domain."""
+        order: list[str] = []
+        remaining = set(self.request.roles)
+        while remaining:
+            def score(role: str) -> tuple[int, int, int]:
+                done = set(order) | {role}
+                rule_nodes = [n for n in self.graph.neighbors(role)]
+                completes = sum(1 for n in rule_nodes if set(self.graph.neighbors(n)) <= done)
+                return (completes, len(rule_nodes), -len(self.offered[role]))
+
+            best = max(sorted(remaining), key=score)
+            order.append(best)
+            remaining.remove(best)
+        return order
+
+    def rules_completed_by(self, role: str, done: set[str]) -> list[RuleSpec]:
+        return [r for r in self.rules if role in r.roles and set(r.roles) <= done]
+
+    # -- the search ------------------------------------------------------------------
+
+    def domains(self) -> dict[str, list[tuple[Part, float]]]:
+        """Each role's domain after unary rules and dominance, with its cost weight."""
+        self.after_unary: dict[str, int] = {}
+        self.after_dominance: dict[str, int] = {}
+        out: dict[str, list[tuple[Part, float]]] = {}
+        for role in self.request.roles:
+            unary = [r for r in self.rules if r.roles == [role]]
+            items = []
+            for priced in self.offered[role]:
+                if all(self.status(r, {role: priced.part}) == "pass" for r in unary):
+                    items.append((priced.part, priced.usd * _count(self.request, role)))
+                else:
+                    for r in unary:
+                        if self.status(r, {role: priced.part}) != "pass":
+                            self.failures[r.id] += 1
+            self.after_unary[role] = len(items)
+            pruned = dominance.prune(items, role, keep=self.request.top, strict=self.request.strict)
+            self.after_dominance[role] = len(pruned)
+            out[role] = pruned
+        return out
+
+    def run(self) -> list[tuple[float, dict[str, Part]]]:
+        """The ``top`` cheapest builds with distinct objective totals, cheapest first."""
+        domains = self.domains()
+        self.found: list[tuple[float, dict[str, Part]]] = []
+        if all(domains[r] for r in self.order):
+            self._descend(0, {}, 0.0, 0.0, domains)
+        return self.found
+
+    def _bound(self) -> float:
+        if len(self.found) < self.request.top:
+            return float("inf")
+        return self.found[-1][0]
+
+    def _now_weight(self, role: str, cost: float) -> float:
+        if role == "gpu" and self.request.objective == "full":
+            return cost * self.request.start_gpus / self.request.gpus
+        return cost
+
+    def _descend(
+        self,
+        depth: int,
+        assigned: dict[str, Part],
+        cost: float,
+        now: float,
+        domains: dict[str, list[tuple[Part, float]]],
+    ) -> None:
+        self.nodes += 1
+        if depth == len(self.order):
+            self._record(cost, dict(assigned))
+            return
+        role = self.order[depth]
+        rest = self.order[depth + 1 :]
+        rest_lb = sum(domains[r][0][1] for r in rest)
+        rest_now_lb = sum(self._now_weight(r, domains[r][0][1]) for r in rest)
+        done = set(assigned) | {role}
+        completed = self.rules_completed_by(role, done)
+        for part, price in domains[role]:
+            if cost + price + rest_lb >= self._bound():
+                break  # candidates are sorted by price: the rest are dearer still
+            now_here = now + self._now_weight(role, price)
+            if self.request.budget is not None and now_here + rest_now_lb > self.request.budget + 1e-9:
+                continue  # objective "full": a dearer part may still be cheaper now
+            assigned[role] = part
+            failed = next((r for r in completed if self.status(r, assigned) != "pass"), None)
+            if failed is not None:
+                self.failures[failed.id] += 1
+                continue
+            narrowed = self._forward(assigned, rest, domains)
+            if narrowed is not None:
+                self._descend(depth + 1, assigned, cost + price, now_here, narrowed)
+        assigned.pop(role, None)
+
+    def _forward(
+        self, assigned: dict[str, Part], rest: Sequence[str], domains: dict[str, list[tuple[Part, float]]]
+    ) -> dict[str, list[tuple[Part, float]]] | None:
+        """Filter each unchosen role by the rules it alone now completes; None if one empties."""
+        out = dict(domains)
+        done = set(assigned)
+        for role in rest:
+            rules = [r for r in self.rules if role in r.roles and set(r.roles) - {role} <= done and set(r.roles) != {role}]
+            if not rules:
+                continue
+            kept = []
+            for part, price in out[role]:
+                trial = {**assigned, role: part}
+                if all(self.status(r, trial) == "pass" for r in rules):
+                    kept.append((part, price))
+            if not kept:
+                for r in rules:
+                    self.failures[r.id] += 1
+                return None
+            out[role] = kept
+        return out
+
+    def _record(self, cost: float, assigned: dict[str, Part]) -> None:
+        total = round(cost, 2)
+        if any(abs(t - total) < 0.005 for t, _ in self.found):
+            return  # the same total: keep the first (cheapest parts found first)
+        self.found.append((total, assigned))
+        self.found.sort(key=lambda ta: ta[0])
+        del self.found[self.request.top :]
+
+
+def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Solution:
+    """The cheapest valid build(s) for a request, or why there is none."""
+    search = Search(catalog, rules, request)
+    found = search.run()
+    prices = {role: {p.part.id: p for p in items} for role, items in search.offered.items()}
+    choices = tuple(_choice(search, assigned, prices) for _, assigned in found)
+    stats = Stats(
+        offered={r: len(v) for r, v in search.offered.items()},
+        after_unary=search.after_unary,
+        after_dominance=search.after_dominance,
+        nodes=search.nodes,
+        rule_checks=search.checks,
+    )
+    within = [c for c in choices if request.budget is None or c.now_usd <= request.budget + 1e-9]
+    if within:
+        return Solution("ok", request, tuple(within), within[0].now_usd, "", _binding(search, within[0]), stats, search.day)
+    cheapest = None
+    if request.budget is not None and not found:
+        unbounded = Search(catalog, rules, replace(request, budget=None, top=1))
+        best = unbounded.run()
+        if best:
+            cheapest = _choice(unbounded, best[0][1], prices).now_usd
+    return Solution("infeasible", request, (), cheapest, _why(search, request, cheapest), (), stats, search.day)
+
+
+def _choice(search: Search, assigned: dict[str, Part], prices: dict[str, dict[str, Priced]]) -> Choice:
+    build = replace(search._build(assigned), name="suggestion")
+    chosen = {role: prices[role][part.id] for role, part in assigned.items()}
+    gpu = chosen.get("gpu")
+    now = sum(p.usd * (search.request.start_gpus if r == "gpu" else 1) for r, p in chosen.items())
+    full = now + (gpu.usd * (search.request.gpus - search.request.start_gpus) if gpu else 0)
+    ordered = {role: chosen[role] for role in ROLES if role in chosen}
+    return Choice(build, ordered, round(now, 2), round(full, 2))
+
+
+def _binding(search: Search, choice: Choice) -> tuple[str, ...]:
+    """For each role, why no cheaper offered part was taken: the rules a swap would break."""
+    out = []
+    assigned = {role: p.part for role, p in choice.prices.items()}
+    for role, chosen in choice.prices.items():
+        cheaper = [p for p in search.offered[role] if p.usd < chosen.usd]
+        if not cheaper:
+            out.append(f"{role}: {chosen.part.name} is the cheapest offered")
+            continue
+        broken: Counter[str] = Counter()
+        for alt in cheaper:
+            trial = {**assigned, role: alt.part}
+            for rule in search.rules:
+                if role in rule.roles and search.status(rule, trial) != "pass":
+                    broken[rule.id] += 1
+        rules = ", ".join(rid for rid, _ in broken.most_common(3)) or "a cheaper whole build elsewhere"
+        out.append(f"{role}: {len(cheaper)} cheaper part(s) would break {rules}")
+    return tuple(out)
+
+
+def _why(search: Search, request: Request, cheapest: float | None) -> str:
+    if cheapest is not None and request.budget is not None:
+        return (
+            f"the cheapest {request.gpus}-GPU-ready build costs ${cheapest:,.2f} now; raise the budget by "
+            f"${cheapest - request.budget:,.2f} or allow older prices (--stale-days, --as-of)"
+        )
+    empty = [r for r in search.order if not search.offered[r]]
+    if empty:
+        return (
+            f"no {', '.join(empty)} is offered as of {search.day} (priced within {request.stale_days} days"
+            f"{' and matching the pins' if request.require or request.gpu else ''})"
+        )
+    unary_empty = [r for r in search.order if search.after_unary.get(r) == 0]
+    if unary_empty:
+        rules = [r.id for r in search.rules if r.roles == [unary_empty[0]]]
+        return f"no offered {unary_empty[0]} passes {', '.join(rules)}"
+    common = ", ".join(f"{rid} ({n}x)" for rid, n in search.failures.most_common(4))
+    return f"no combination of offered parts passes every rule; the rules that cut most: {common}"
