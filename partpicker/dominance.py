@@ -10,72 +10,81 @@ the worst possible, so a part with a gap never dominates one without.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from partpicker import vocab
 from partpicker.models import Case, Cooler, Cpu, Gpu, Motherboard, Part, Psu, Ram, Ssd
 
-WORST = float("-inf")
 Signature = tuple[Hashable, tuple[float, ...]]
 
 
-def _up(value: float | None) -> float:
-    return WORST if value is None else float(value)
+@dataclass(frozen=True)
+class Scores:
+    """How to score values. An unknown scores the worst when rules must pass (it never
+    passes), the best when unknown is accepted (it then passes every rule that reads it)."""
+
+    strict: bool = False
+    unknown: float = float("-inf")
+
+    def up(self, value: float | None) -> float:
+        """Larger is better."""
+        return self.unknown if value is None else float(value)
+
+    def down(self, value: float | None) -> float:
+        """Smaller is better."""
+        return self.unknown if value is None else -float(value)
 
 
-def _down(value: float | None) -> float:
-    return WORST if value is None else -float(value)
-
-
-def _cpu(p: Cpu, strict: bool) -> Signature:
+def _cpu(p: Cpu, sc: Scores) -> Signature:
     return (p.socket, tuple(sorted(p.memory_types))), (
-        _up(p.pcie_lanes), _up(p.cores), _down(p.tdp_w), _up(p.max_memory_gb),
+        sc.up(p.pcie_lanes), sc.up(p.cores), sc.down(p.tdp_w), sc.up(p.max_memory_gb),
     )
 
 
-def _board(p: Motherboard, strict: bool) -> Signature:
+def _board(p: Motherboard, sc: Scores) -> Signature:
     slots = tuple(s.model_dump_json() for s in p.pcie_slots) if p.pcie_slots is not None else None
     m2 = tuple(s.model_dump_json() for s in p.m2_slots) if p.m2_slots is not None else None
     return (p.socket, p.form_factor, p.memory_type, p.memory_registered, slots, m2), (
-        _up(p.memory_slots), _up(p.max_memory_gb),
+        sc.up(p.memory_slots), sc.up(p.max_memory_gb),
     )
 
 
-def _gpu(p: Gpu, strict: bool) -> Signature:
+def _gpu(p: Gpu, sc: Scores) -> Signature:
     power = p.power.model_dump_json() if p.power else None
     group: tuple[Any, ...] = (power,)
-    if strict:  # gpu-cooling and ram-capacity are warnings: they bind only with --strict
+    if sc.strict:  # gpu-cooling and ram-capacity are warnings: they bind only with --strict
         group += (p.cooler, p.vram_gb)
-    return group, (_down(p.board_power_w), _down(p.slot_width), _down(p.length_mm))
+    return group, (sc.down(p.board_power_w), sc.down(p.slot_width), sc.down(p.length_mm))
 
 
-def _psu(p: Psu, strict: bool) -> Signature:
-    eff = vocab.EFFICIENCY_AT_FULL_LOAD.get(p.efficiency or "") if strict else 0.0
-    return (p.form_factor,), (float(p.watts), _up(p.pcie_8pin), _up(p.hpwr_12v), _up(eff))
+def _psu(p: Psu, sc: Scores) -> Signature:
+    eff = vocab.EFFICIENCY_AT_FULL_LOAD.get(p.efficiency or "") if sc.strict else 0.0
+    return (p.form_factor,), (float(p.watts), sc.up(p.pcie_8pin), sc.up(p.hpwr_12v), sc.up(eff))
 
 
-def _case(p: Case, strict: bool) -> Signature:
+def _case(p: Case, sc: Scores) -> Signature:
     return (frozenset(p.form_factors), frozenset(p.psu_form_factors)), (
-        _up(p.expansion_slots), _up(p.max_gpu_length_mm), _up(p.max_cooler_height_mm),
+        sc.up(p.expansion_slots), sc.up(p.max_gpu_length_mm), sc.up(p.max_cooler_height_mm),
     )
 
 
-def _ram(p: Ram, strict: bool) -> Signature:
+def _ram(p: Ram, sc: Scores) -> Signature:
     group: tuple[Any, ...] = (p.memory_type, p.registered)
-    if strict:
+    if sc.strict:
         group += (p.total_gb,)
     return group, (-float(p.modules), -float(p.total_gb))
 
 
-def _ssd(p: Ssd, strict: bool) -> Signature:
+def _ssd(p: Ssd, sc: Scores) -> Signature:
     return (p.interface, p.form_factor), ()
 
 
-def _cooler(p: Cooler, strict: bool) -> Signature:
-    return (frozenset(p.sockets), frozenset(p.bracket_sockets)), (_down(p.height_mm),)
+def _cooler(p: Cooler, sc: Scores) -> Signature:
+    return (frozenset(p.sockets), frozenset(p.bracket_sockets)), (sc.down(p.height_mm),)
 
 
-SIGNATURES: dict[str, Callable[[Any, bool], Signature]] = {
+SIGNATURES: dict[str, Callable[[Any, Scores], Signature]] = {
     "cpu": _cpu, "motherboard": _board, "gpu": _gpu, "psu": _psu,
     "case": _case, "ram": _ram, "ssd": _ssd, "cooler": _cooler,
 }
@@ -85,7 +94,14 @@ def _dominates(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return all(x >= y for x, y in zip(a, b, strict=True))
 
 
-def prune(parts: Sequence[tuple[Part, float]], category: str, *, keep: int = 1, strict: bool = False) -> list[tuple[Part, float]]:
+def prune(
+    parts: Sequence[tuple[Part, float]],
+    category: str,
+    *,
+    keep: int = 1,
+    strict: bool = False,
+    unknown_is_best: bool = False,
+) -> list[tuple[Part, float]]:
     """Drop parts dominated by ``keep`` or more cheaper parts of the same group.
 
     ``parts`` are (part, price) pairs. With keep=1 a dominator may cost the same; with
@@ -93,10 +109,11 @@ def prune(parts: Sequence[tuple[Part, float]], category: str, *, keep: int = 1, 
     a strictly cheaper distinct total.
     """
     signature = SIGNATURES[category]
+    scores = Scores(strict=strict, unknown=float("inf") if unknown_is_best else float("-inf"))
     kept: dict[Hashable, list[tuple[tuple[float, ...], float]]] = {}
     out: list[tuple[Part, float]] = []
     for part, price in sorted(parts, key=lambda pp: (pp[1], pp[0].id)):
-        group, score = signature(part, strict)
+        group, score = signature(part, scores)
         frontier = kept.setdefault(group, [])
         if keep == 1:
             dominated = any(_dominates(s, score) for s, _ in frontier)

@@ -62,7 +62,7 @@ def lanes_of(slot: PcieSlot | M2Slot, cpu_lanes: int | None, used: frozenset[str
         fitting = [k for k in slot.lanes_by_cpu if cpu_lanes <= k]
         if fitting:
             lanes = slot.lanes_by_cpu[min(fitting)]
-    for share in slot.shares:
+    for share in slot.shares or []:
         if share.when in used:
             lanes = share.lanes if lanes is None else min(lanes, share.lanes)
     return lanes
@@ -74,10 +74,13 @@ def drive_fits(drive: Ssd, slot: M2Slot) -> bool:
     return drive.interface in slot.interfaces and (length is None or slot_len is None or length <= slot_len)
 
 
-def drive_placements(board: Motherboard, drives: Sequence[Ssd]) -> Iterator[tuple[tuple[Ssd, M2Slot], ...]]:
-    """Every injective placement of the M.2 drives in M.2 slots that take them."""
+def drive_placements(
+    board: Motherboard, drives: Sequence[Ssd], *, known_only: bool = False
+) -> Iterator[tuple[tuple[Ssd, M2Slot], ...]]:
+    """Every injective placement of the M.2 drives in M.2 slots that take them (with
+    ``known_only``, only in slots whose lane sharing is known)."""
     m2 = [d for d in drives if is_m2(d)]
-    slots = board.m2_slots or []
+    slots = [s for s in board.m2_slots or [] if not known_only or s.shares is not None]
     for chosen in itertools.permutations(slots, len(m2)):
         if all(drive_fits(d, s) for d, s in zip(m2, chosen, strict=True)):
             yield tuple(zip(m2, chosen, strict=True))
@@ -96,11 +99,15 @@ def layouts(
     drives: Sequence[Ssd] = (),
     min_lanes: int = 8,
     case_slots: int | None = None,
+    known_only: bool = True,
 ) -> Iterator[Layout]:
-    """Every valid layout of ``n`` cards of ``width`` slots plus the drives on this board."""
+    """Every valid layout of ``n`` cards of ``width`` slots plus the drives on this board.
+
+    With ``known_only`` (the default) drives go only in M.2 slots whose lane sharing is
+    known; without it, also in the others, which makes the layout a possibility only."""
     span = math.ceil(width)
     candidates = [s for s in sorted(board.pcie_slots or [], key=lambda s: s.position) if s.physical >= 16]
-    for placed in drive_placements(board, drives):
+    for placed in drive_placements(board, drives, known_only=known_only):
         m2_labels = frozenset(s.label for _, s in placed)
         for combo in itertools.combinations(candidates, n):
             if any(b.position - a.position < span for a, b in itertools.pairwise(combo)):

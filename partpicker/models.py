@@ -152,7 +152,10 @@ class M2Slot(Strict):
     gen: int | None = Field(None, ge=1, le=6)
     source: Literal["cpu", "chipset"] | None = None
     max_length: int | None = Field(None, description="Longest module, e.g. 2280 or 22110.")
-    shares: list[Sharing] = Field(default_factory=list)
+    shares: list[Sharing] | None = Field(
+        None, description="Lane sharing from the manual ([] = none); None = not known, so a layout that "
+        "puts a drive here is only a possibility."
+    )
 
 
 class Motherboard(Part):

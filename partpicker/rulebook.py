@@ -138,7 +138,7 @@ def example_build(example: Example, catalog: Any) -> Any:
         if part is None or part.category != role:
             raise InputError(f"example {example.id}: no {role} with id {ident!r} in the catalog")
         if role in example.overrides:
-            part = part.model_copy(update=example.overrides[role])
+            part = type(part).model_validate({**part.model_dump(), **example.overrides[role]})
         return part
 
     parts: dict[str, Any] = {}

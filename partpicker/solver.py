@@ -11,8 +11,10 @@
    unchosen role: admissible, so no cheaper build is ever cut. Candidates are tried
    cheapest first, so the first break on the bound ends a whole level.
 
-Every error-severity rule of the profile must *pass* (unknown is not enough); warnings are
-enforced only with ``strict``. Results are exact: tests compare them with brute force.
+Every error-severity rule of the profile must *pass* (unknown is not enough, unless the
+request says ``allow_unknown``: then the answer is the cheapest build not known to fail,
+and says which rules it could not check); warnings are enforced only with ``strict``.
+Results are exact: tests compare them with brute force.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ class Request:
     objective: Objective = "now"
     top: int = 1
     strict: bool = False
+    allow_unknown: bool = False
     profile: str = "dl-workstation"
     roles: tuple[str, ...] = ROLES
 
@@ -180,6 +183,7 @@ class Search:
             if r.severity in severities and all(role in request.roles for role in r.roles)
         ]
         self.graph = build_graph(self.rules)
+        self.accepted = {"pass", "unknown"} if request.allow_unknown else {"pass"}
         self.offered = offer(catalog, request, self.day)
         self.cache: dict[tuple[str, tuple[str, ...]], str] = {}
         self.layouts: dict[Any, Any] = {}
@@ -249,14 +253,16 @@ class Search:
             unary = [r for r in self.rules if r.roles == [role]]
             items = []
             for priced in self.offered[role]:
-                if all(self.status(r, {role: priced.part}) == "pass" for r in unary):
-                    items.append((priced.part, priced.usd * _count(self.request, role)))
+                failing = [r for r in unary if self.status(r, {role: priced.part}) not in self.accepted]
+                if failing:
+                    self.failures.update(r.id for r in failing)
                 else:
-                    for r in unary:
-                        if self.status(r, {role: priced.part}) != "pass":
-                            self.failures[r.id] += 1
+                    items.append((priced.part, priced.usd * _count(self.request, role)))
             self.after_unary[role] = len(items)
-            pruned = dominance.prune(items, role, keep=self.request.top, strict=self.request.strict)
+            pruned = dominance.prune(
+                items, role, keep=self.request.top, strict=self.request.strict,
+                unknown_is_best=self.request.allow_unknown,
+            )
             self.after_dominance[role] = len(pruned)
             out[role] = pruned
         return out
@@ -304,7 +310,7 @@ class Search:
             if self.request.budget is not None and now_here + rest_now_lb > self.request.budget + 1e-9:
                 continue  # objective "full": a dearer part may still be cheaper now
             assigned[role] = part
-            failed = next((r for r in completed if self.status(r, assigned) != "pass"), None)
+            failed = next((r for r in completed if self.status(r, assigned) not in self.accepted), None)
             if failed is not None:
                 self.failures[failed.id] += 1
                 continue
@@ -326,7 +332,7 @@ class Search:
             kept = []
             for part, price in out[role]:
                 trial = {**assigned, role: part}
-                if all(self.status(r, trial) == "pass" for r in rules):
+                if all(self.status(r, trial) in self.accepted for r in rules):
                     kept.append((part, price))
             if not kept:
                 for r in rules:
@@ -392,7 +398,7 @@ def _binding(search: Search, choice: Choice) -> tuple[str, ...]:
         for alt in cheaper:
             trial = {**assigned, role: alt.part}
             for rule in search.rules:
-                if role in rule.roles and search.status(rule, trial) != "pass":
+                if role in rule.roles and search.status(rule, trial) not in search.accepted:
                     broken[rule.id] += 1
         rules = ", ".join(rid for rid, _ in broken.most_common(3)) or "a cheaper whole build elsewhere"
         out.append(f"{role}: {len(cheaper)} cheaper part(s) would break {rules}")

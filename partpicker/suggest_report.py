@@ -13,19 +13,25 @@ from partpicker.report import Report
 from partpicker.solver import Choice, Solution
 
 
+def _q(value: object) -> str:
+    return "?" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def eligibility(part: Part) -> str:
-    """The specs the rules read, in a few words."""
+    """The specs the rules read, in a few words ("?" where the catalog does not know)."""
     if isinstance(part, Cpu):
-        return f"{part.socket}, {part.cores} cores, {part.pcie_lanes} lanes, {part.tdp_w} W"
+        return f"{part.socket}, {_q(part.cores)} cores, {_q(part.pcie_lanes)} lanes, {_q(part.tdp_w)} W"
     if isinstance(part, Motherboard):
         x16 = sum(1 for s in part.pcie_slots or [] if s.physical >= 16)
-        return f"{part.socket}, {part.form_factor}, {x16} x16-size slots, {len(part.m2_slots or [])} M.2"
+        slots = "? x16-size slots" if part.pcie_slots is None else f"{x16} x16-size slots"
+        m2 = "? M.2" if part.m2_slots is None else f"{len(part.m2_slots)} M.2"
+        return f"{part.socket}, {part.form_factor}, {slots}, {m2}"
     if isinstance(part, Gpu):
-        return f"{part.vram_gb:g} GB, {part.slot_width:g} slots, {part.board_power_w} W, {part.cooler}"
+        return f"{_q(part.vram_gb)} GB, {_q(part.slot_width)} slots, {_q(part.board_power_w)} W, {_q(part.cooler)}"
     if isinstance(part, Psu):
-        return f"{part.watts} W, {part.pcie_8pin} PCIe cables, {part.efficiency}"
+        return f"{part.watts} W, {_q(part.pcie_8pin)} PCIe cables, {_q(part.efficiency)}"
     if isinstance(part, Case):
-        return f"{part.expansion_slots} slots, GPUs to {part.max_gpu_length_mm} mm"
+        return f"{_q(part.expansion_slots)} slots, GPUs to {_q(part.max_gpu_length_mm)} mm"
     if isinstance(part, Ram):
         return f"{part.total_gb} GB {part.memory_type} ({part.modules}x{part.module_gb})"
     if isinstance(part, Ssd):
@@ -66,7 +72,8 @@ def as_dict(solution: Solution, report: Report | None = None) -> dict[str, Any]:
             for c in solution.choices[1:]
         ],
         "explanation": solution.reason if not best else "; ".join(solution.binding),
-        "warnings": [f.message for f in report.findings if f.status != "pass"] if report else [],
+        "warnings": [f"{f.rule}: {f.message}" for f in report.findings if f.status == "fail"] if report else [],
+        "unproven": [f"{f.rule}: {f.message}" for f in report.findings if f.status == "unknown"] if report else [],
         "search": {
             "offered": solution.stats.offered,
             "after_unary_rules": solution.stats.after_unary,
@@ -97,11 +104,14 @@ def text(solution: Solution, report: Report | None = None) -> str:
     out.append("Why these parts")
     out += [f"  {line}" for line in solution.binding]
     if report is not None:
-        notes = [f for f in report.findings if f.status != "pass"]
-        if notes:
-            out.append("")
-            out.append("Warnings (reported, not enforced" + ("" if not req.strict else "; --strict enforces them") + ")")
-            out += [f"  [{f.status}] {f.rule}: {f.message}" for f in notes]
+        unproven = [f for f in report.findings if f.status == "unknown"]
+        warned = [f for f in report.findings if f.status == "fail"]
+        if unproven:
+            out += ["", "Not proven (--allow-unknown: these rules could not be checked)"]
+            out += [f"  [??] {f.rule} ({f.severity}): {f.message}" for f in unproven]
+        if warned:
+            out += ["", "Warnings (reported, not enforced; --strict enforces them)"]
+            out += [f"  [warn] {f.rule}: {f.message}" for f in warned]
     return "\n".join(out)
 
 

@@ -75,8 +75,12 @@ class Context:
             raise Unknown(f"{attr} of {part.name} ({part.id}) is not in the catalog")
         return value
 
-    def layout(self, *, with_case: bool = True, n: int | None = None) -> layout_mod.Layout | None:
-        """The best layout of the build's cards and M.2 drives (cached per question)."""
+    def layout(
+        self, *, with_case: bool = True, n: int | None = None, known_only: bool = True
+    ) -> layout_mod.Layout | None:
+        """The best layout of the build's cards and M.2 drives (cached per question).
+
+        ``known_only=False`` also tries M.2 slots whose lane sharing is unknown."""
         board = self.part("motherboard")
         gpu = self.part("gpu")
         self.need(board, "pcie_slots")
@@ -92,11 +96,11 @@ class Context:
         count = self.n_gpus if n is None else n
         min_lanes = int(self.params.get("min_lanes_per_gpu", 8))
         # Keyed by everything the layout depends on, so one cache can serve many builds.
-        key = (board.id, tuple(d.id for d in drives), count, width, cpu_lanes, case_slots, min_lanes)
+        key = (board.id, tuple(d.id for d in drives), count, width, cpu_lanes, case_slots, min_lanes, known_only)
         if key not in self._layouts:
             self._layouts[key] = layout_mod.best_layout(
                 board, n=count, width=width, cpu_lanes=cpu_lanes, drives=drives,
-                min_lanes=min_lanes, case_slots=case_slots,
+                min_lanes=min_lanes, case_slots=case_slots, known_only=known_only,
             )
         result: layout_mod.Layout | None = self._layouts[key]
         return result

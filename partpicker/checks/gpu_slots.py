@@ -22,11 +22,19 @@ def run(ctx: Context) -> Outcome:
     values = {"n": n, "width": width, "min_lanes": min_lanes}
     on_board = ctx.layout(with_case=False)
     if on_board is None:
+        maybe = ctx.layout(with_case=False, known_only=False)
+        if maybe is not None:
+            unsure = sorted({s.label for _, s in maybe.drives if s.shares is None})
+            return unknown(
+                f"whether M.2 slot {', '.join(unsure)} of {board.name} takes lanes from a GPU slot "
+                "(its lane sharing is not in the catalog)",
+                where=_where(maybe), **values,
+            )
         slots = ctx.need(board, "pcie_slots")
         wired = [s for s in slots if s.physical >= 16 and (layout.lanes_of(s, cpu_lanes, frozenset()) or 0) >= min_lanes]
         listed = ", ".join(f"{s.label}@{s.position}" for s in wired) or "none"
         fits = layout.most_cards(
-            board, n, width=width, cpu_lanes=cpu_lanes, drives=drives, min_lanes=min_lanes
+            board, n, width=width, cpu_lanes=cpu_lanes, drives=drives, min_lanes=min_lanes, known_only=False
         )
         if len(wired) < n:
             why = f"the board has {len(wired)} x16-size slots wired x{min_lanes} or more ({listed})"

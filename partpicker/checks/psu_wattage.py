@@ -12,6 +12,12 @@ def run(ctx: Context) -> Outcome:
     floor = int(ctx.params["min_watts"])
     margin = float(ctx.params["margin"])
     rest = float(ctx.params["rest_of_system_w"])
+    if psu.watts < floor:
+        # Below the floor whatever the parts draw: no need to know their power.
+        return verdict(
+            False, watts=psu.watts, need=floor, load="?", floor=floor, n=ctx.n_gpus,
+            gpu_w=gpu.board_power_w or "?", tdp=cpu.tdp_w or "?", margin=margin,
+        )
     tdp = ctx.need(cpu, "tdp_w")
     board_power = ctx.need(gpu, "board_power_w")
     load = power.dc_load_w(tdp, board_power, ctx.n_gpus, rest)

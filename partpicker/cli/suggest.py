@@ -67,6 +67,9 @@ def suggest(
     objective: Annotated[ObjectiveOpt, typer.Option(help="Minimise the price now, or at full scale.")] = ObjectiveOpt.now,
     top: Annotated[int, typer.Option(min=1, max=20, help="List the K cheapest builds (distinct totals).")] = 1,
     strict: Annotated[bool, typer.Option(help="Enforce warning rules too.")] = False,
+    allow_unknown: Annotated[
+        bool, typer.Option(help="Accept rules the catalog cannot check (unknown); the answer lists them.")
+    ] = False,
     format: Annotated[SuggestFormat, typer.Option("--format", "-f", help="Output format.")] = SuggestFormat.text,
     output: Annotated[Path | None, typer.Option(help="Write the best build as a build file here.")] = None,
     cost: Annotated[bool, typer.Option("--cost", help="Also show what it saves against the cloud.")] = False,
@@ -78,7 +81,7 @@ def suggest(
     request = Request(
         gpus=gpus, start_gpus=start_gpus, budget=budget, gpu=gpu, min_vram=min_vram, min_storage_gb=min_storage,
         require=_pins(require or []), exclude=tuple(exclude or []), as_of=day, stale_days=stale_days,
-        objective=objective.value, top=top, strict=strict,
+        objective=objective.value, top=top, strict=strict, allow_unknown=allow_unknown,
     )
 
     def run() -> tuple[Solution, object]:

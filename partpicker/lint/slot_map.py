@@ -33,7 +33,7 @@ def check(catalog: Catalog) -> Iterator[Problem]:
                     catalog, "slot-map", part.id,
                     f"{slot.label}: position {slot.position} is beyond the {limit} slots of {part.form_factor}", loc,
                 )
-            widths = [slot.lanes, *slot.lanes_by_cpu.values(), *(s.lanes for s in slot.shares)]
+            widths = [slot.lanes, *slot.lanes_by_cpu.values(), *(s.lanes for s in slot.shares or [])]
             if max(widths) > slot.physical:
                 yield problem(
                     catalog, "slot-map", part.id,
@@ -41,7 +41,7 @@ def check(catalog: Catalog) -> Iterator[Problem]:
                 )
         for kind, items in (("pcie_slots", slots), ("m2_slots", part.m2_slots or [])):
             for i, item in enumerate(items):
-                for share in item.shares:
+                for share in item.shares or []:
                     if share.when not in seen:
                         yield problem(
                             catalog, "slot-map", part.id,

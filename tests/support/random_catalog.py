@@ -34,9 +34,10 @@ SLOT_MAPS: list[list[dict[str, Any]] | None] = [
     None,  # slot map unknown
 ]
 M2_MAPS: list[list[dict[str, Any]] | None] = [
-    [{"label": "M2_1", "interfaces": ["nvme"], "lanes": 4, "source": "cpu"},
-     {"label": "M2_2", "interfaces": ["nvme", "sata"], "lanes": 4, "source": "chipset"}],
-    [{"label": "M2_2", "interfaces": ["nvme", "sata"], "lanes": 4, "source": "chipset"}],
+    [{"label": "M2_1", "interfaces": ["nvme"], "lanes": 4, "source": "cpu", "shares": []},
+     {"label": "M2_2", "interfaces": ["nvme", "sata"], "lanes": 4, "source": "chipset", "shares": []}],
+    [{"label": "M2_2", "interfaces": ["nvme", "sata"], "lanes": 4, "source": "chipset", "shares": []}],
+    [{"label": "M2_1", "interfaces": ["nvme"], "lanes": 4}],  # sharing and source unknown
     [],
     None,
 ]
@@ -78,7 +79,7 @@ def make(rng: random.Random, sizes: dict[str, int] | None = None) -> Catalog:
             "socket": _pick(rng, home, away), "form_factor": _pick(rng, "ATX", "E-ATX"),
             "memory_type": "DDR4", "memory_slots": _pick(rng, 8, 4), "max_memory_gb": _pick(rng, 256, 64),
             "pcie_slots": rng.choices(SLOT_MAPS, weights=[6, 2, 2, 1])[0],
-            "m2_slots": rng.choices(M2_MAPS, weights=[6, 3, 1, 1])[0],
+            "m2_slots": rng.choices(M2_MAPS, weights=[6, 3, 2, 1, 1])[0],
             "prices": _prices(rng, 100, 600),
         })
     for _ in range(n("gpu", 2, 3)):
