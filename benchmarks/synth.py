@@ -133,6 +133,7 @@ class Profile:
     cpu_lanes: dict[str, list[tuple[int, int | None]]]
     sockets: dict[str, SocketInfo]
     layouts: dict[str, list[tuple[str, list[dict[str, Any]], list[dict[str, Any]] | None]]]
+    m2_layouts: dict[str, list[list[dict[str, Any]]]]  # boards whose M.2 map alone is known
     psu_watts: list[int]
     psu_cables_per_watt: float
     case_slots: list[int]
@@ -151,8 +152,10 @@ class Profile:
 
 
 def _spec(part: Part) -> dict[str, Any]:
+    # exclude_defaults, not exclude_none: a slot's required-but-null position stays, and an
+    # M.2 socket's `shares: []` (none, from the manual) stays apart from null (not known).
     common = {"id", "name", "brand", "aliases", "released", "prices", "sources", "notes"}
-    return {k: v for k, v in part.model_dump(mode="json", exclude_none=True).items() if k not in common}
+    return {k: v for k, v in part.model_dump(mode="json", exclude_defaults=True).items() if k not in common}
 
 
 def _group(category: str, spec: dict[str, Any]) -> str:
@@ -211,10 +214,13 @@ def learn(catalog_paths: Sequence[str | Path] | None = None) -> Profile:
         sockets[socket] = SocketInfo(hedt, design, known[:-1], gen)
 
     layouts: dict[str, list[tuple[str, list[dict[str, Any]], list[dict[str, Any]] | None]]] = defaultdict(list)
+    m2_layouts: dict[str, list[list[dict[str, Any]]]] = defaultdict(list)
     for board in sorted(boards, key=lambda p: p.id):
+        spec = _spec(board)
         if board.pcie_slots:
-            spec = _spec(board)
             layouts[board.socket].append((board.form_factor, spec["pcie_slots"], spec.get("m2_slots")))
+        elif board.m2_slots:
+            m2_layouts[board.socket].append(spec["m2_slots"])
 
     psus = catalog.by_category["psu"]
     cables = [(p.pcie_8pin, p.watts) for p in psus if getattr(p, "pcie_8pin", None)]
@@ -268,6 +274,7 @@ def learn(catalog_paths: Sequence[str | Path] | None = None) -> Profile:
         cpu_lanes=dict(lanes),
         sockets=sockets,
         layouts=dict(layouts),
+        m2_layouts=dict(m2_layouts),
         psu_watts=sorted(t.spec["watts"] for t in templates.get("psu", [])),
         psu_cables_per_watt=per_watt,
         case_slots=sorted(t.spec["expansion_slots"] for t in templates.get("case", []) if "expansion_slots" in t.spec),
@@ -445,7 +452,7 @@ def _layout(
     """A slot map for a board: a real one (maybe varied) or one made for its socket and size."""
     socket = spec["socket"]
     limit = FORM_FACTORS[spec["form_factor"]]
-    real = [lay for lay in prof.layouts.get(socket, []) if max(s["position"] for s in lay[1]) <= limit]
+    real = [lay for lay in prof.layouts.get(socket, []) if max(s.get("position") or 0 for s in lay[1]) <= limit]
     if real and rng.random() < REAL_LAYOUT_SHARE:
         _ff, slots, m2 = rng.choice(real)
         slots = [dict(s) for s in slots]
@@ -597,8 +604,10 @@ def _motherboard(rng: random.Random, prof: Profile, spec: dict[str, Any], brand:
         spec["pcie_slots"] = slots
         if m2 is not None:
             spec["m2_slots"] = m2
-        big = sum(1 for s in slots if s["physical"] == 16 and s["lanes"] >= 8)
+        big = sum(1 for s in slots if s.get("physical") == 16 and s["lanes"] >= 8)
         factor = 0.8 + 0.1 * big
+    elif prof.m2_layouts.get(spec["socket"]) and rng.random() < 0.2:  # the M.2 map alone is known
+        spec["m2_slots"] = rng.choice(prof.m2_layouts[spec["socket"]])
     for key in ("memory_type", "max_memory_gb"):
         if key in spec and rng.random() < EXTRA_UNKNOWN:
             del spec[key]
@@ -741,7 +750,7 @@ def write(
     prof = _profile(tuple(str(p) for p in catalog_paths) if catalog_paths else None)
     chunks = [(seed, c, n_parts) for c in range(math.ceil(n_parts / CHUNK))]
     if jobs is None:
-        jobs = (os.cpu_count() or 1) if n_parts >= 50_000 else 1
+        jobs = 1
     tmp = path.with_name(path.name + ".part")
     try:
         with tmp.open("w", encoding="utf-8", newline="\n") as out:

@@ -141,9 +141,7 @@ def parse_build(raw: Any, catalog: Catalog, *, path: str = "<build>") -> Build:
         spec = BuildFile.model_validate(raw)
     except ValidationError as exc:
         err = exc.errors()[0]
-        raise InputError(
-            _explain(err), path=path, line=yamlio.line_of(raw, err["loc"]), hint=_hint(err)
-        ) from None
+        raise InputError(_explain(err), path=path, line=yamlio.line_of(raw, err["loc"]), hint=_hint(err)) from None
     parts_raw = raw.get("parts") or {}
     lines = {role: yamlio.line_of(raw, ["parts", role]) or 0 for role in parts_raw}
     lines.update({f"rules.{rid}": yamlio.line_of(raw, ["rules", rid]) or 0 for rid in raw.get("rules") or {}})

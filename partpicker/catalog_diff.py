@@ -55,7 +55,9 @@ def _materialise(spec: str, repo: Path, tmp: Path) -> Path:
     try:
         names = subprocess.run(
             ["git", "-C", str(repo), "ls-tree", "-r", "--name-only", spec, "--", "catalogs"],
-            check=True, capture_output=True, text=True,
+            check=True,
+            capture_output=True,
+            text=True,
         ).stdout.split()
     except (subprocess.CalledProcessError, FileNotFoundError):
         raise InputError(
@@ -152,7 +154,9 @@ def markdown(d: Diff) -> str:
 
 
 def text(d: Diff) -> str:
-    out = [f"catalog diff {d.base} -> {d.head}: {len(d.added)} added, {len(d.removed)} removed, {len(d.changed)} changed"]
+    out = [
+        f"catalog diff {d.base} -> {d.head}: {len(d.added)} added, {len(d.removed)} removed, {len(d.changed)} changed"
+    ]
     out += [f"  + {c} {i}" for c, i, _ in d.added]
     out += [f"  - {c} {i}" for c, i, _ in d.removed]
     for ch in d.changed:

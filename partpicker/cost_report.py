@@ -61,16 +61,16 @@ def _draw_text(result: CostResult) -> str:
     m = result.machine
     article = ", ".join(f"{kw:g} kW ({n} GPU{'s' if n > 1 else ''})" for n, kw in ARTICLE_DRAW_KW.items())
     est = m.estimate
-    est_text = f"estimate {_estimate_text(est)}" if est else "no estimate"
-    if m.draw_source == "estimate":
-        return f"{m.draw_kw:.2f} kW at the wall, {est_text}; the article's figures: {article}"
+    if m.draw_source == "estimate" and est is not None:
+        return f"{m.draw_kw:.2f} kW at the wall, estimated: {_estimate_text(est)}; the article's figures: {article}"
+    est_text = f"estimate {est.kw:.2f} kW = {_estimate_text(est)}" if est else "no estimate"
     return f"{m.draw_kw:.2f} kW ({m.draw_source}); {est_text}; the article's figures: {article}"
 
 
 def _estimate_text(est: DrawEstimate) -> str:
     eff = est.efficiency or "efficiency unknown, DC figure"
     return (
-        f"{est.kw:.2f} kW = ({est.utilisation:.0%} x (CPU {est.cpu_tdp_w:g} W + {est.gpus} x {est.gpu_power_w:g} W)"
+        f"({est.utilisation:.0%} x (CPU {est.cpu_tdp_w:g} W + {est.gpus} x {est.gpu_power_w:g} W)"
         f" + rest {est.rest_w:g} W) / PSU ({eff})"
     )
 

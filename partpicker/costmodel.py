@@ -417,6 +417,8 @@ def machine_from_build(
     else:
         _positive("--draw-kw", draw_kw)
         draw, draw_source = draw_kw, "--draw-kw"
+        if est is None:
+            notes.append("no draw estimate: " + notes.pop())
 
     storage = float(sum(s.capacity_gb for s in build.ssds)) if storage_gb is None else storage_gb
     if storage_gb is None and not build.ssds:

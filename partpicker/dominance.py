@@ -38,7 +38,10 @@ class Scores:
 
 def _cpu(p: Cpu, sc: Scores) -> Signature:
     return (p.socket, tuple(sorted(p.memory_types))), (
-        sc.up(p.pcie_lanes), sc.up(p.cores), sc.down(p.tdp_w), sc.up(p.max_memory_gb),
+        sc.up(p.pcie_lanes),
+        sc.up(p.cores),
+        sc.down(p.tdp_w),
+        sc.up(p.max_memory_gb),
     )
 
 
@@ -46,7 +49,8 @@ def _board(p: Motherboard, sc: Scores) -> Signature:
     slots = tuple(s.model_dump_json() for s in p.pcie_slots) if p.pcie_slots is not None else None
     m2 = tuple(s.model_dump_json() for s in p.m2_slots) if p.m2_slots is not None else None
     return (p.socket, p.form_factor, p.memory_type, p.memory_registered, slots, m2), (
-        sc.up(p.memory_slots), sc.up(p.max_memory_gb),
+        sc.up(p.memory_slots),
+        sc.up(p.max_memory_gb),
     )
 
 
@@ -65,7 +69,9 @@ def _psu(p: Psu, sc: Scores) -> Signature:
 
 def _case(p: Case, sc: Scores) -> Signature:
     return (frozenset(p.form_factors), frozenset(p.psu_form_factors)), (
-        sc.up(p.expansion_slots), sc.up(p.max_gpu_length_mm), sc.up(p.max_cooler_height_mm),
+        sc.up(p.expansion_slots),
+        sc.up(p.max_gpu_length_mm),
+        sc.up(p.max_cooler_height_mm),
     )
 
 
@@ -85,8 +91,14 @@ def _cooler(p: Cooler, sc: Scores) -> Signature:
 
 
 SIGNATURES: dict[str, Callable[[Any, Scores], Signature]] = {
-    "cpu": _cpu, "motherboard": _board, "gpu": _gpu, "psu": _psu,
-    "case": _case, "ram": _ram, "ssd": _ssd, "cooler": _cooler,
+    "cpu": _cpu,
+    "motherboard": _board,
+    "gpu": _gpu,
+    "psu": _psu,
+    "case": _case,
+    "ram": _ram,
+    "ssd": _ssd,
+    "cooler": _cooler,
 }
 
 

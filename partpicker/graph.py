@@ -7,19 +7,23 @@ the same graph to filter each role by its unary rules and to order the search.
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import networkx as nx
 
 from partpicker.build import ROLES
 from partpicker.rulebook import RuleSpec
+
+Graph: TypeAlias = "nx.Graph[str]"  # nodes: role names and "rule:<id>" strings
 
 
 def rule_node(rule_id: str) -> str:
     return f"rule:{rule_id}"
 
 
-def build_graph(rules: list[RuleSpec]) -> nx.Graph:
+def build_graph(rules: list[RuleSpec]) -> Graph:
     """The constraint graph of these rules."""
-    graph = nx.Graph()
+    graph: Graph = nx.Graph()
     for role in ROLES:
         graph.add_node(role, kind="role")
     for spec in rules:
@@ -30,7 +34,7 @@ def build_graph(rules: list[RuleSpec]) -> nx.Graph:
     return graph
 
 
-def unary_rules(graph: nx.Graph, role: str) -> list[str]:
+def unary_rules(graph: Graph, role: str) -> list[str]:
     """Rules that read this role alone (a filter on its parts)."""
     return [
         str(n)[len("rule:") :]
@@ -39,9 +43,9 @@ def unary_rules(graph: nx.Graph, role: str) -> list[str]:
     ]
 
 
-def role_edges(graph: nx.Graph) -> nx.Graph:
+def role_edges(graph: Graph) -> Graph:
     """The roles, joined where some rule ties them (the primal graph)."""
-    primal = nx.Graph()
+    primal: Graph = nx.Graph()
     primal.add_nodes_from(n for n, d in graph.nodes(data=True) if d["kind"] == "role")
     for node, d in graph.nodes(data=True):
         if d["kind"] != "rule":
@@ -54,7 +58,7 @@ def role_edges(graph: nx.Graph) -> nx.Graph:
     return primal
 
 
-def to_text(graph: nx.Graph) -> str:
+def to_text(graph: Graph) -> str:
     lines = []
     for node, d in graph.nodes(data=True):
         if d["kind"] == "rule":
@@ -63,7 +67,7 @@ def to_text(graph: nx.Graph) -> str:
     return "\n".join(["rule                   severity profile         roles", *lines])
 
 
-def to_dot(graph: nx.Graph) -> str:
+def to_dot(graph: Graph) -> str:
     lines = ["graph partpicker {", "  node [fontname=Helvetica];"]
     for node, d in graph.nodes(data=True):
         if d["kind"] == "role":

@@ -30,13 +30,13 @@ class Layout:
     @property
     def adjacent_pairs(self) -> int:
         """Pairs of neighbouring cards with no free slot between them."""
-        pos = [s.position for s in self.gpu_slots]
+        pos = [s.position or 0 for s in self.gpu_slots]
         return sum(1 for a, b in itertools.pairwise(pos) if b - a <= self.width)
 
     @property
     def last_position(self) -> int:
         """The last expansion position the cards cover."""
-        return self.gpu_slots[-1].position + self.width - 1 if self.gpu_slots else 0
+        return (self.gpu_slots[-1].position or 0) + self.width - 1 if self.gpu_slots else 0
 
     def cpu_nvme(self) -> int:
         """NVMe drives placed on CPU-attached M.2 slots (or slots of unknown source)."""
@@ -106,13 +106,16 @@ def layouts(
     With ``known_only`` (the default) drives go only in M.2 slots whose lane sharing is
     known; without it, also in the others, which makes the layout a possibility only."""
     span = math.ceil(width)
-    candidates = [s for s in sorted(board.pcie_slots or [], key=lambda s: s.position) if s.physical >= 16]
+    candidates = sorted(
+        (s for s in board.pcie_slots or [] if s.physical is not None and s.physical >= 16 and s.position is not None),
+        key=lambda s: s.position or 0,
+    )
     for placed in drive_placements(board, drives, known_only=known_only):
         m2_labels = frozenset(s.label for _, s in placed)
         for combo in itertools.combinations(candidates, n):
-            if any(b.position - a.position < span for a, b in itertools.pairwise(combo)):
+            if any((b.position or 0) - (a.position or 0) < span for a, b in itertools.pairwise(combo)):
                 continue
-            if case_slots is not None and combo and combo[-1].position + span - 1 > case_slots:
+            if case_slots is not None and combo and (combo[-1].position or 0) + span - 1 > case_slots:
                 continue
             used = m2_labels | {s.label for s in combo}
             lanes = [lanes_of(s, cpu_lanes, used - {s.label}) for s in combo]

@@ -82,7 +82,9 @@ class Part(Strict):
     def _slug(cls, value: str) -> str:
         if not SLUG.match(value):
             raise PydanticCustomError(
-                "slug", "id '{value}' is not a slug: use lower-case letters, digits and single hyphens", {"value": value}
+                "slug",
+                "id '{value}' is not a slug: use lower-case letters, digits and single hyphens",
+                {"value": value},
             )
         return value
 
@@ -130,8 +132,10 @@ class PcieSlot(Strict):
     """One PCIe expansion slot, as the board's manual describes it."""
 
     label: str = Field(min_length=1, description="The manual's name, e.g. PCIE1 or PCI_E3.")
-    position: int = Field(ge=1, le=12, description="Expansion position, 1 = nearest the CPU.")
-    physical: Lanes = Field(description="Physical size: 1, 4, 8 or 16.")
+    position: int | None = Field(
+        ge=1, le=12, description="Expansion position, 1 = nearest the CPU; null if the source does not say."
+    )
+    physical: Lanes | None = Field(description="Physical size: 1, 4, 8 or 16; null if the source does not say.")
     lanes: Lanes = Field(description="Electrical lanes with the board's usual CPU.")
     lanes_by_cpu: dict[int, Lanes] = Field(
         default_factory=dict,
@@ -153,8 +157,9 @@ class M2Slot(Strict):
     source: Literal["cpu", "chipset"] | None = None
     max_length: int | None = Field(None, description="Longest module, e.g. 2280 or 22110.")
     shares: list[Sharing] | None = Field(
-        None, description="Lane sharing from the manual ([] = none); None = not known, so a layout that "
-        "puts a drive here is only a possibility."
+        None,
+        description="Lane sharing from the manual ([] = none); None = not known, so a layout that "
+        "puts a drive here is only a possibility.",
     )
 
 
@@ -270,6 +275,4 @@ class Cooler(Part):
     radiator_mm: int | None = Field(None, ge=80, le=480)
 
 
-CATEGORIES: dict[str, type[Part]] = {
-    cls.category: cls for cls in (Cpu, Motherboard, Gpu, Psu, Ssd, Case, Ram, Cooler)
-}
+CATEGORIES: dict[str, type[Part]] = {cls.category: cls for cls in (Cpu, Motherboard, Gpu, Psu, Ssd, Case, Ram, Cooler)}

@@ -92,7 +92,11 @@ class Report:
             "total_usd": self.total_usd,
             "unpriced": self.unpriced,
             "findings": [
-                {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(f).items() if k not in ("line", "title")}
+                {
+                    k: (list(v) if isinstance(v, tuple) else v)
+                    for k, v in asdict(f).items()
+                    if k not in ("line", "title")
+                }
                 for f in self.findings
             ],
             "skipped": [asdict(s) for s in self.skipped],

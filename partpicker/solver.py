@@ -149,7 +149,11 @@ def gpu_model(catalog: Catalog, name: str) -> list[Part]:
     """Cards of a GPU model ("RTX 3090" matches every GeForce RTX 3090 board, not the 3090 Ti),
     or the one card a name resolves to."""
     want = _norm(name)
-    cards = [g for g in catalog.by_category["gpu"] if isinstance(g, Gpu) and re.search(rf"(^| ){re.escape(want)}$", _norm(g.chip))]
+    cards: list[Part] = [
+        g
+        for g in catalog.by_category["gpu"]
+        if isinstance(g, Gpu) and re.search(rf"(^| ){re.escape(want)}$", _norm(g.chip))
+    ]
     if cards:
         return cards
     try:
@@ -179,7 +183,8 @@ class Search:
         self.day = request.as_of or dt.date.today()
         severities = {"error"} | ({"warning"} if request.strict else set())
         self.rules = [
-            r for r in rules_for(request.profile, rules)
+            r
+            for r in rules_for(request.profile, rules)
             if r.severity in severities and all(role in request.roles for role in r.roles)
         ]
         self.graph = build_graph(self.rules)
@@ -219,7 +224,9 @@ class Search:
         if key not in self.cache:
             self.checks += 1
             params = {name: p.default for name, p in rule.params.items()}
-            self.cache[key] = run_rule(rule, self._build({r: assigned[r] for r in rule.roles}), params, self.layouts).status
+            self.cache[key] = run_rule(
+                rule, self._build({r: assigned[r] for r in rule.roles}), params, self.layouts
+            ).status
         return self.cache[key]
 
     def _order(self) -> list[str]:
@@ -228,6 +235,7 @@ class Search:
         order: list[str] = []
         remaining = set(self.request.roles)
         while remaining:
+
             def score(role: str) -> tuple[int, int, int]:
                 done = set(order) | {role}
                 rule_nodes = [n for n in self.graph.neighbors(role)]
@@ -260,7 +268,10 @@ class Search:
                     items.append((priced.part, priced.usd * _count(self.request, role)))
             self.after_unary[role] = len(items)
             pruned = dominance.prune(
-                items, role, keep=self.request.top, strict=self.request.strict,
+                items,
+                role,
+                keep=self.request.top,
+                strict=self.request.strict,
                 unknown_is_best=self.request.allow_unknown,
             )
             self.after_dominance[role] = len(pruned)
@@ -326,7 +337,9 @@ class Search:
         out = dict(domains)
         done = set(assigned)
         for role in rest:
-            rules = [r for r in self.rules if role in r.roles and set(r.roles) - {role} <= done and set(r.roles) != {role}]
+            rules = [
+                r for r in self.rules if role in r.roles and set(r.roles) - {role} <= done and set(r.roles) != {role}
+            ]
             if not rules:
                 continue
             kept = []
@@ -365,7 +378,9 @@ def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Sol
     )
     within = [c for c in choices if request.budget is None or c.now_usd <= request.budget + 1e-9]
     if within:
-        return Solution("ok", request, tuple(within), within[0].now_usd, "", _binding(search, within[0]), stats, search.day)
+        return Solution(
+            "ok", request, tuple(within), within[0].now_usd, "", _binding(search, within[0]), stats, search.day
+        )
     cheapest = None
     if request.budget is not None and not found:
         unbounded = Search(catalog, rules, replace(request, budget=None, top=1))

@@ -22,7 +22,7 @@ def eligibility(part: Part) -> str:
     if isinstance(part, Cpu):
         return f"{part.socket}, {_q(part.cores)} cores, {_q(part.pcie_lanes)} lanes, {_q(part.tdp_w)} W"
     if isinstance(part, Motherboard):
-        x16 = sum(1 for s in part.pcie_slots or [] if s.physical >= 16)
+        x16 = sum(1 for s in part.pcie_slots or [] if (s.physical or 0) >= 16)
         slots = "? x16-size slots" if part.pcie_slots is None else f"{x16} x16-size slots"
         m2 = "? M.2" if part.m2_slots is None else f"{len(part.m2_slots)} M.2"
         return f"{part.socket}, {part.form_factor}, {slots}, {m2}"

@@ -58,7 +58,7 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
     out.line = node.start_mark.line + 1
     out.key_lines = {}
     for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
+        key = loader.construct_object(key_node, deep=True)
         line = key_node.start_mark.line + 1
         try:
             hash(key)
@@ -68,20 +68,20 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
             ) from None
         if key in out:
             loader.duplicates.append(Duplicate(str(key), line, out.key_lines[key]))
-        out[key] = loader.construct_object(value_node, deep=True)  # type: ignore[no-untyped-call]
+        out[key] = loader.construct_object(value_node, deep=True)
         out.key_lines[key] = line
     return out
 
 
 def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> LineList:
-    out = LineList(loader.construct_object(child, deep=True) for child in node.value)  # type: ignore[no-untyped-call]
+    out = LineList(loader.construct_object(child, deep=True) for child in node.value)
     out.line = node.start_mark.line + 1
     out.item_lines = [child.start_mark.line + 1 for child in node.value]
     return out
 
 
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)  # type: ignore[arg-type]
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)  # type: ignore[arg-type]
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
 def parse(text: str, path: str | Path) -> Loaded:
@@ -98,7 +98,7 @@ def parse(text: str, path: str | Path) -> Loaded:
     except yaml.YAMLError as exc:
         raise InputError(f"malformed YAML: {exc}", path=path, hint="fix the YAML syntax") from None
     finally:
-        loader.dispose()  # type: ignore[no-untyped-call]
+        loader.dispose()
     return Loaded(data, loader.duplicates)
 
 

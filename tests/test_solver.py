@@ -42,10 +42,18 @@ def brute_force(catalog, request: Request, top: int = 1) -> list[float]:
                 break
             continue
         build = Build(
-            name="brute", profile=request.profile, target_gpus=request.gpus,
-            cpu=chosen["cpu"].part, motherboard=chosen["motherboard"].part, gpu=chosen["gpu"].part,
-            gpu_count=request.start_gpus, ram=chosen["ram"].part, ssds=(chosen["ssd"].part,),
-            psu=chosen["psu"].part, case=chosen["case"].part, cooler=chosen["cooler"].part,
+            name="brute",
+            profile=request.profile,
+            target_gpus=request.gpus,
+            cpu=chosen["cpu"].part,
+            motherboard=chosen["motherboard"].part,
+            gpu=chosen["gpu"].part,
+            gpu_count=request.start_gpus,
+            ram=chosen["ram"].part,
+            ssds=(chosen["ssd"].part,),
+            psu=chosen["psu"].part,
+            case=chosen["case"].part,
+            cooler=chosen["cooler"].part,
         )
         if all(_status(rule, build) in accepted for rule in rules):
             totals.append(total)

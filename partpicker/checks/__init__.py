@@ -99,8 +99,14 @@ class Context:
         key = (board.id, tuple(d.id for d in drives), count, width, cpu_lanes, case_slots, min_lanes, known_only)
         if key not in self._layouts:
             self._layouts[key] = layout_mod.best_layout(
-                board, n=count, width=width, cpu_lanes=cpu_lanes, drives=drives,
-                min_lanes=min_lanes, case_slots=case_slots, known_only=known_only,
+                board,
+                n=count,
+                width=width,
+                cpu_lanes=cpu_lanes,
+                drives=drives,
+                min_lanes=min_lanes,
+                case_slots=case_slots,
+                known_only=known_only,
             )
         result: layout_mod.Layout | None = self._layouts[key]
         return result

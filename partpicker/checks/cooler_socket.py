@@ -12,11 +12,15 @@ def run(ctx: Context) -> Outcome:
     if cpu.socket not in cooler.sockets:
         sockets += f"; {cpu.socket} with a separate bracket (see the cooler's notes)"
     case = ctx.build.case
-    if case is not None and cooler.height_mm is not None and case.max_cooler_height_mm is not None:
-        if cooler.height_mm > case.max_cooler_height_mm:
-            return failed(
-                socket=cpu.socket,
-                sockets=sockets,
-                problem=f"it is {cooler.height_mm} mm tall and the case takes {case.max_cooler_height_mm} mm",
-            )
+    if (
+        case is not None
+        and cooler.height_mm is not None
+        and case.max_cooler_height_mm is not None
+        and cooler.height_mm > case.max_cooler_height_mm
+    ):
+        return failed(
+            socket=cpu.socket,
+            sockets=sockets,
+            problem=f"it is {cooler.height_mm} mm tall and the case takes {case.max_cooler_height_mm} mm",
+        )
     return passed(socket=cpu.socket, sockets=sockets)

@@ -1,7 +1,8 @@
 """gpu-power-connectors: the PSU has a separate cable for every GPU power socket.
 
 A 12VHPWR / 12V-2x6 socket takes a native cable, or NVIDIA's adapter fed by one 8-pin
-cable per 150 W of board power (up to four).
+cable per 150 W of what the slot's 75 W does not cover (two for a 350 W RTX 3090, three
+for a 450 W RTX 4090, four for 600 W).
 """
 
 import math
@@ -20,7 +21,8 @@ def run(ctx: Context) -> Outcome:
     have_hpwr = psu.hpwr_12v or 0
     adapter = 0
     if hpwr > have_hpwr:
-        per_socket = min(4, math.ceil(ctx.need(gpu, "board_power_w") / 150 / max(power.hpwr_12v, 1)))
+        watts = ctx.need(gpu, "board_power_w")
+        per_socket = min(4, max(1, math.ceil((watts - 75) / 150 / max(power.hpwr_12v, 1))))
         adapter = (hpwr - have_hpwr) * per_socket
     need8 = eight + adapter
     via = f" (incl. {adapter} feeding 12VHPWR adapters)" if adapter else ""

@@ -31,5 +31,7 @@ def run(ctx: Context) -> Outcome:
     unsure = sum(1 for _, s in placement if s.source is None)
     low, high = n * per_gpu + on_cpu * per_nvme, n * per_gpu + (on_cpu + unsure) * per_nvme
     if high <= have or low > have:
-        return verdict(high <= have, need=high if high <= have else low, nvme=on_cpu + unsure * (high <= have), **values)
+        return verdict(
+            high <= have, need=high if high <= have else low, nvme=on_cpu + unsure * (high <= have), **values
+        )
     raise Unknown(f"whether {board.name}'s M.2 slots hang off the CPU or the chipset")

@@ -15,8 +15,15 @@ def run(ctx: Context) -> Outcome:
     if psu.watts < floor:
         # Below the floor whatever the parts draw: no need to know their power.
         return verdict(
-            False, watts=psu.watts, need=floor, load="?", floor=floor, n=ctx.n_gpus,
-            gpu_w=gpu.board_power_w or "?", tdp=cpu.tdp_w or "?", margin=margin,
+            False,
+            watts=psu.watts,
+            need=floor,
+            load="?",
+            floor=floor,
+            n=ctx.n_gpus,
+            gpu_w=gpu.board_power_w or "?",
+            tdp=cpu.tdp_w or "?",
+            margin=margin,
         )
     tdp = ctx.need(cpu, "tdp_w")
     board_power = ctx.need(gpu, "board_power_w")

@@ -2,6 +2,7 @@
 
 from partpicker import power
 from partpicker.checks import Context, Outcome, check, verdict
+from partpicker.vocab import EFFICIENCY_AT_FULL_LOAD
 
 
 @check("wall-circuit")
@@ -13,7 +14,7 @@ def run(ctx: Context) -> Outcome:
     gpu_w = ctx.need(gpu, "board_power_w")
     n = ctx.n_gpus
     wall = power.wall_w(power.dc_load_w(tdp, gpu_w, n, rest), psu.efficiency)
-    eff = power.EFFICIENCY_AT_FULL_LOAD.get(psu.efficiency or "", 1.0)
+    eff = EFFICIENCY_AT_FULL_LOAD.get(psu.efficiency or "", 1.0)
     cap = int((limit * eff - tdp - rest) / n) if n else 0
     return verdict(
         wall <= limit,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -15,7 +15,7 @@ from partpicker.errors import InputError
 app = typer.Typer(help="Check, list and compare catalogs.", no_args_is_help=True)
 
 
-class CheckFormat(str, Enum):
+class CheckFormat(StrEnum):
     text = "text"
     json = "json"
     github = "github"
@@ -23,7 +23,9 @@ class CheckFormat(str, Enum):
 
 @app.command("check")
 def catalog_check(
-    paths: Annotated[list[Path] | None, typer.Argument(help="Catalog files or folders; default: the bundled one.")] = None,
+    paths: Annotated[
+        list[Path] | None, typer.Argument(help="Catalog files or folders; default: the bundled one.")
+    ] = None,
     format: Annotated[CheckFormat, typer.Option("--format", "-f", help="Output format.")] = CheckFormat.text,
 ) -> None:
     """Load every catalog file and report every problem with file and line (exit 1 if any)."""
@@ -40,7 +42,7 @@ def catalog_check(
         raise typer.Exit(1)
 
 
-class DiffFormat(str, Enum):
+class DiffFormat(StrEnum):
     text = "text"
     markdown = "markdown"
 
@@ -72,7 +74,9 @@ def catalog_checks() -> None:
 
 @app.command("list")
 def catalog_list(
-    category: Annotated[str | None, typer.Argument(help="cpu, motherboard, gpu, psu, ssd, case, ram or cooler.")] = None,
+    category: Annotated[
+        str | None, typer.Argument(help="cpu, motherboard, gpu, psu, ssd, case, ram or cooler.")
+    ] = None,
     catalog: CatalogOpt = None,
 ) -> None:
     """List parts (id, name) of one category or all."""

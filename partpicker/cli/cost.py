@@ -52,7 +52,9 @@ def cost(
     ] = None,
     hours_per_day: Annotated[float, typer.Option(help="Hours a day of use.")] = D.hours_per_day,
     months: Annotated[int, typer.Option(help="Months in the table (the horizon).")] = D.months,
-    utilisation: Annotated[float, typer.Option(help="Fraction of rated CPU/GPU power drawn in use.")] = 1.0,
+    utilisation: Annotated[
+        float, typer.Option("--utilisation", "--utilization", help="Fraction of rated CPU/GPU power drawn in use.")
+    ] = 1.0,
     draw_kw: Annotated[float | None, typer.Option(help="Draw at the wall in kW (default: the estimate).")] = None,
     kwh_price: Annotated[float, typer.Option(help="Electricity, USD per kWh.")] = D.kwh_usd,
     depreciation_months: Annotated[int, typer.Option(help="Straight-line depreciation to $0 over this.")] = (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -13,7 +13,7 @@ from partpicker.graph import build_graph, to_dot, to_text
 from partpicker.rulebook import load_rules
 
 
-class RulesFormat(str, Enum):
+class RulesFormat(StrEnum):
     text = "text"
     markdown = "markdown"
     dot = "dot"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -20,12 +20,12 @@ from partpicker.solver import Request, Solution, solve
 from partpicker.suggest_report import SUGGEST_FORMATS, build_file
 
 
-class SuggestFormat(str, Enum):
+class SuggestFormat(StrEnum):
     text = "text"
     json = "json"
 
 
-class ObjectiveOpt(str, Enum):
+class ObjectiveOpt(StrEnum):
     now = "now"
     full = "full"
 
@@ -64,7 +64,9 @@ def suggest(
     as_of: AsOfOpt = None,
     stale_days: Annotated[int, typer.Option(min=1, help="Offer parts priced within this many days.")] = STALE_DAYS,
     catalog: CatalogOpt = None,
-    objective: Annotated[ObjectiveOpt, typer.Option(help="Minimise the price now, or at full scale.")] = ObjectiveOpt.now,
+    objective: Annotated[
+        ObjectiveOpt, typer.Option(help="Minimise the price now, or at full scale.")
+    ] = ObjectiveOpt.now,
     top: Annotated[int, typer.Option(min=1, max=20, help="List the K cheapest builds (distinct totals).")] = 1,
     strict: Annotated[bool, typer.Option(help="Enforce warning rules too.")] = False,
     allow_unknown: Annotated[
@@ -79,9 +81,20 @@ def suggest(
     if start_gpus > gpus:
         fail_input(InputError(f"--start-gpus {start_gpus} is more than --gpus {gpus}"))
     request = Request(
-        gpus=gpus, start_gpus=start_gpus, budget=budget, gpu=gpu, min_vram=min_vram, min_storage_gb=min_storage,
-        require=_pins(require or []), exclude=tuple(exclude or []), as_of=day, stale_days=stale_days,
-        objective=objective.value, top=top, strict=strict, allow_unknown=allow_unknown,
+        gpus=gpus,
+        start_gpus=start_gpus,
+        budget=budget,
+        gpu=gpu,
+        min_vram=min_vram,
+        min_storage_gb=min_storage,
+        require=_pins(require or []),
+        exclude=tuple(exclude or []),
+        as_of=day,
+        stale_days=stale_days,
+        objective=objective.value,
+        top=top,
+        strict=strict,
+        allow_unknown=allow_unknown,
     )
 
     def run() -> tuple[Solution, object]:

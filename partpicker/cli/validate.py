@@ -21,7 +21,7 @@ ReportFormat = Enum("ReportFormat", {name: name for name in REPORTER_BY_NAME}, t
 
 def validate(
     build_file: Annotated[Path, typer.Argument(help="The build YAML file.", show_default=False)],
-    format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[valid-type, assignment]
+    format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
     strict: Annotated[bool, typer.Option(help="Exit 1 on warnings and unknowns too.")] = False,
     catalog: CatalogOpt = None,
     as_of: AsOfOpt = None,

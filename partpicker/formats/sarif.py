@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from partpicker import __version__
 from partpicker.report import Report
@@ -15,9 +16,10 @@ def render(report: Report) -> str:
     for f in report.findings:
         if f.status == "pass":
             continue
-        location = {"physicalLocation": {"artifactLocation": {"uri": report.path or report.build}}}
+        physical: dict[str, Any] = {"artifactLocation": {"uri": report.path or report.build}}
         if f.line:
-            location["physicalLocation"]["region"] = {"startLine": f.line}  # type: ignore[index]
+            physical["region"] = {"startLine": f.line}
+        location = {"physicalLocation": physical}
         results.append(
             {
                 "ruleId": f.rule,

@@ -33,7 +33,11 @@ def render(report: Report) -> str:
     out.append("Parts")
     for role, p in report.parts.items():
         count = f"{p.count} x " if p.count > 1 else ""
-        when = f"  ({p.price_date}{', stale' if p.stale else ''})" if p.price_date else "  (no price on or before that date)"
+        when = (
+            f"  ({p.price_date}{', stale' if p.stale else ''})"
+            if p.price_date
+            else "  (no price on or before that date)"
+        )
         out.append(f"  {role:<12} {money(p.usd)}  {count}{p.name}{when}")
     unpriced = f"  ({len(report.unpriced)} part(s) unpriced)" if report.unpriced else ""
     out.append(f"  {'total':<12} {money(report.total_usd)}{unpriced}")

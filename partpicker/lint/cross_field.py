@@ -14,11 +14,16 @@ def check(catalog: Catalog) -> Iterator[Problem]:
     for part in catalog:
         if isinstance(part, Cpu):
             if part.cores and part.threads and part.threads < part.cores:
-                yield problem(catalog, "inconsistent", part.id, f"{part.threads} threads < {part.cores} cores", ["threads"])
+                yield problem(
+                    catalog, "inconsistent", part.id, f"{part.threads} threads < {part.cores} cores", ["threads"]
+                )
             if part.pcie_lanes and part.pcie_lanes_total and part.pcie_lanes > part.pcie_lanes_total:
                 yield problem(
-                    catalog, "inconsistent", part.id,
-                    f"{part.pcie_lanes} usable lanes > {part.pcie_lanes_total} total", ["pcie_lanes"],
+                    catalog,
+                    "inconsistent",
+                    part.id,
+                    f"{part.pcie_lanes} usable lanes > {part.pcie_lanes_total} total",
+                    ["pcie_lanes"],
                 )
         if isinstance(part, Ram) and part.registered and part.ecc is False:
             yield problem(catalog, "inconsistent", part.id, "registered memory without ECC", ["ecc"])

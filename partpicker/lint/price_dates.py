@@ -16,6 +16,9 @@ def check(catalog: Catalog) -> Iterator[Problem]:
         for i, price in enumerate(part.prices):
             if price.date > today:
                 yield problem(
-                    catalog, "price-future", part.id, f"price ${price.usd:,.2f} is dated {price.date}, after today",
+                    catalog,
+                    "price-future",
+                    part.id,
+                    f"price ${price.usd:,.2f} is dated {price.date}, after today",
                     ["prices", i],
                 )

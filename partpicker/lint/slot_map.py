@@ -6,11 +6,15 @@ from collections.abc import Iterator
 
 from partpicker.catalog import Catalog, Problem
 from partpicker.lint import lint, problem
-from partpicker.models import Motherboard
+from partpicker.models import Motherboard, Sharing
 from partpicker.vocab import FORM_FACTORS
 
 
-@lint("slot-map", "slots out of order, beyond the form factor, wider electrically than physically, or sharing with a slot that does not exist")
+@lint(
+    "slot-map",
+    "slots out of order, beyond the form factor, wider electrically than physically, "
+    "or sharing with a slot that does not exist",
+)
 def check(catalog: Catalog) -> Iterator[Problem]:
     for part in catalog.by_category["motherboard"]:
         assert isinstance(part, Motherboard)
@@ -24,26 +28,41 @@ def check(catalog: Catalog) -> Iterator[Problem]:
         limit = FORM_FACTORS[part.form_factor]
         last = 0
         for i, slot in enumerate(slots):
-            loc = ["pcie_slots", i]
+            loc: list[str | int] = ["pcie_slots", i]
+            widths = [slot.lanes, *slot.lanes_by_cpu.values(), *(s.lanes for s in slot.shares or [])]
+            if slot.physical is not None and max(widths) > slot.physical:
+                yield problem(
+                    catalog,
+                    "slot-map",
+                    part.id,
+                    f"{slot.label}: x{max(widths)} electrical in a x{slot.physical} slot",
+                    loc,
+                )
+            if slot.position is None:
+                continue
             if slot.position <= last:
-                yield problem(catalog, "slot-map", part.id, f"{slot.label}: position {slot.position} is not after {last}", loc)
+                yield problem(
+                    catalog, "slot-map", part.id, f"{slot.label}: position {slot.position} is not after {last}", loc
+                )
             last = slot.position
             if slot.position > limit:
                 yield problem(
-                    catalog, "slot-map", part.id,
-                    f"{slot.label}: position {slot.position} is beyond the {limit} slots of {part.form_factor}", loc,
+                    catalog,
+                    "slot-map",
+                    part.id,
+                    f"{slot.label}: position {slot.position} is beyond the {limit} slots of {part.form_factor}",
+                    loc,
                 )
-            widths = [slot.lanes, *slot.lanes_by_cpu.values(), *(s.lanes for s in slot.shares or [])]
-            if max(widths) > slot.physical:
-                yield problem(
-                    catalog, "slot-map", part.id,
-                    f"{slot.label}: x{max(widths)} electrical in a x{slot.physical} slot", loc,
-                )
-        for kind, items in (("pcie_slots", slots), ("m2_slots", part.m2_slots or [])):
-            for i, item in enumerate(items):
-                for share in item.shares or []:
-                    if share.when not in seen:
-                        yield problem(
-                            catalog, "slot-map", part.id,
-                            f"{item.label} shares with {share.when!r}, which is not a slot of this board", [kind, i],
-                        )
+        sharers: list[tuple[str, int, str, list[Sharing]]] = [
+            ("pcie_slots", i, s.label, s.shares) for i, s in enumerate(slots)
+        ] + [("m2_slots", i, m.label, m.shares or []) for i, m in enumerate(part.m2_slots or [])]
+        for kind, i, label, shares in sharers:
+            for share in shares:
+                if share.when not in seen:
+                    yield problem(
+                        catalog,
+                        "slot-map",
+                        part.id,
+                        f"{label} shares with {share.when!r}, which is not a slot of this board",
+                        [kind, i],
+                    )
