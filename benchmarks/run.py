@@ -29,6 +29,7 @@ import argparse
 import dataclasses
 import datetime as dt
 import inspect
+import itertools
 import json
 import resource
 import subprocess
@@ -133,8 +134,16 @@ def ensure_catalog(n: int, seed: int, jobs: int) -> tuple[Path, dict[str, Any]]:
 
 
 def run_child(path: Path, gpus: int, as_of: dt.date, timeout: float) -> dict[str, Any]:
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--measure", str(path), "--gpus", str(gpus),
-           "--as-of", as_of.isoformat()]
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--measure",
+        str(path),
+        "--gpus",
+        str(gpus),
+        "--as-of",
+        as_of.isoformat(),
+    ]
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
@@ -151,7 +160,7 @@ def _fmt(value: float | None, digits: int = 2) -> str:
 
 def _growth(rows: list[dict[str, Any]], key: str) -> list[str]:
     out = ["-"]
-    for prev, cur in zip(rows, rows[1:], strict=False):
+    for prev, cur in itertools.pairwise(rows):
         a, b = prev.get(key), cur.get(key)
         if a and b:
             out.append(f"{(b / a) / (cur['n'] / prev['n']):.2f}")
@@ -161,21 +170,47 @@ def _growth(rows: list[dict[str, Any]], key: str) -> list[str]:
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    head = ["parts", "file MB", "gen s", "load s", "load cpu s", "solve s", "base MB", "peak MB",
-            "load growth", "solve growth", "solver result"]
+    head = [
+        "parts",
+        "file MB",
+        "gen s",
+        "load s",
+        "load cpu s",
+        "solve s",
+        "base MB",
+        "peak MB",
+        "load growth",
+        "solve growth",
+        "solver result",
+    ]
     body = []
     load_g, solve_g = _growth(rows, "load_s"), _growth(rows, "solve_s")
     for i, r in enumerate(rows):
         if "error" in r:
             body.append([f"{r['n']:,}", f"{r['bytes'] / 1e6:.1f}", _fmt(r.get("gen_s"), 1), *["-"] * 7, r["error"]])
             continue
-        body.append([
-            f"{r['n']:,}", f"{r['bytes'] / 1e6:.1f}", _fmt(r.get("gen_s"), 1), _fmt(r["load_s"]), _fmt(r["load_cpu_s"]),
-            _fmt(r["solve_s"], 3), f"{r['base_mb']:.0f}", f"{r['peak_mb']:.0f}", load_g[i], solve_g[i], r["result"],
-        ])
+        body.append(
+            [
+                f"{r['n']:,}",
+                f"{r['bytes'] / 1e6:.1f}",
+                _fmt(r.get("gen_s"), 1),
+                _fmt(r["load_s"]),
+                _fmt(r["load_cpu_s"]),
+                _fmt(r["solve_s"], 3),
+                f"{r['base_mb']:.0f}",
+                f"{r['peak_mb']:.0f}",
+                load_g[i],
+                solve_g[i],
+                r["result"],
+            ]
+        )
     widths = [max(len(str(x)) for x in col) for col in zip(head, *body, strict=True)]
-    lines = ["  ".join(str(c).rjust(w) if j < len(head) - 1 else str(c) for j, (c, w) in enumerate(zip(row, widths,
-             strict=True))) for row in [head, *body]]
+    lines = [
+        "  ".join(
+            str(c).rjust(w) if j < len(head) - 1 else str(c) for j, (c, w) in enumerate(zip(row, widths, strict=True))
+        )
+        for row in [head, *body]
+    ]
     return "\n".join(lines)
 
 
@@ -184,8 +219,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     import synth
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)),
-                        help="comma-separated part counts (1000, 10k, 1M); default 1k,10k,100k")
+    parser.add_argument(
+        "--sizes",
+        default=",".join(map(str, DEFAULT_SIZES)),
+        help="comma-separated part counts (1000, 10k, 1M); default 1k,10k,100k",
+    )
     parser.add_argument("--with-1m", action="store_true", help="add a 1,000,000-part catalog")
     parser.add_argument("--gpus", type=int, default=4, help="GPUs the solver is asked for (default 4)")
     parser.add_argument("--seed", type=int, default=1)
@@ -202,7 +240,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(measure(args.measure, args.gpus, as_of)))
         return 0
 
-    sizes = sorted({synth._size(s) for s in args.sizes.split(",") if s.strip()} | ({1_000_000} if args.with_1m else set()))
+    sizes = sorted(
+        {synth._size(s) for s in args.sizes.split(",") if s.strip()} | ({1_000_000} if args.with_1m else set())
+    )
     rows: list[dict[str, Any]] = []
     for n in sizes:
         path, meta = ensure_catalog(n, args.seed, args.jobs)
@@ -216,11 +256,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             solves = [r["solve_s"] for r in good if r["solve_s"] is not None]
             row.update(best, solve_s=min(solves) if solves else None, peak_mb=max(r["peak_mb"] for r in good))
         rows.append(row)
-        print(f"  {n:>9,} parts: " + ("error " + row["error"] if "error" in row else
-              f"load {row['load_s']:.2f} s, solve {_fmt(row['solve_s'], 3)} s, peak {row['peak_mb']:.0f} MB"),
-              file=sys.stderr, flush=True)
-    print(f"synthetic catalogs, seed {args.seed}; solve: --gpus {args.gpus} as of {as_of}; "
-          f"best of {max(1, args.repeat)} fresh process(es) per size; memory = peak RSS (ru_maxrss)")
+        print(
+            f"  {n:>9,} parts: "
+            + (
+                "error " + row["error"]
+                if "error" in row
+                else f"load {row['load_s']:.2f} s, solve {_fmt(row['solve_s'], 3)} s, peak {row['peak_mb']:.0f} MB"
+            ),
+            file=sys.stderr,
+            flush=True,
+        )
+    print(
+        f"synthetic catalogs, seed {args.seed}; solve: --gpus {args.gpus} as of {as_of}; "
+        f"best of {max(1, args.repeat)} fresh process(es) per size; memory = peak RSS (ru_maxrss)"
+    )
     print(table(rows))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

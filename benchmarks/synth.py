@@ -34,7 +34,6 @@ import hashlib
 import json
 import math
 import multiprocessing
-import os
 import random
 import statistics
 import sys
@@ -46,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from partpicker.catalog import catalog_files, load_catalog
-from partpicker.models import Cpu, Motherboard, Part
+from partpicker.models import Cpu, Motherboard, Part, Psu
 from partpicker.vocab import FORM_FACTORS
 
 CHUNK = 4096
@@ -160,8 +159,16 @@ def _spec(part: Part) -> dict[str, Any]:
 
 def _group(category: str, spec: dict[str, Any]) -> str:
     """The key a price is pooled by when a part has no price of its own."""
-    key = {"cpu": "socket", "motherboard": "socket", "gpu": "chip", "psu": "watts", "ssd": "capacity_gb",
-           "case": "expansion_slots", "ram": "memory_type", "cooler": "kind"}[category]
+    key = {
+        "cpu": "socket",
+        "motherboard": "socket",
+        "gpu": "chip",
+        "psu": "watts",
+        "ssd": "capacity_gb",
+        "case": "expansion_slots",
+        "ram": "memory_type",
+        "cooler": "kind",
+    }[category]
     return str(spec.get(key))
 
 
@@ -172,8 +179,14 @@ def learn(catalog_paths: Sequence[str | Path] | None = None) -> Profile:
     for category, parts in catalog.by_category.items():
         templates[category] = [
             Template(
-                id=p.id, name=p.name, brand=p.brand, aliases=list(p.aliases), sources=list(p.sources), notes=p.notes,
-                released=p.released.toordinal() if p.released else None, spec=_spec(p),
+                id=p.id,
+                name=p.name,
+                brand=p.brand,
+                aliases=list(p.aliases),
+                sources=list(p.sources),
+                notes=p.notes,
+                released=p.released.toordinal() if p.released else None,
+                spec=_spec(p),
                 series=sorted((x.date.toordinal(), x.usd, x.kind) for x in p.prices),
             )
             for p in sorted(parts, key=lambda p: p.id)  # id order: independent of file order
@@ -222,8 +235,8 @@ def learn(catalog_paths: Sequence[str | Path] | None = None) -> Profile:
         elif board.m2_slots:
             m2_layouts[board.socket].append(spec["m2_slots"])
 
-    psus = catalog.by_category["psu"]
-    cables = [(p.pcie_8pin, p.watts) for p in psus if getattr(p, "pcie_8pin", None)]
+    psus = [p for p in catalog.by_category["psu"] if isinstance(p, Psu)]
+    cables = [(p.pcie_8pin, p.watts) for p in psus if p.pcie_8pin]
     per_watt = sum(c for c, _ in cables) / sum(w for _, w in cables) if cables else 6 / 1000
 
     ram_modules: dict[str, list[int]] = defaultdict(list)
@@ -253,7 +266,9 @@ def learn(catalog_paths: Sequence[str | Path] | None = None) -> Profile:
     category_price = {k: statistics.median(v) for k, v in by_category.items()}
     for category, items in templates.items():
         for t in items:
-            t.fallback_level = group_price.get((category, _group(category, t.spec)), category_price.get(category, 100.0))
+            t.fallback_level = group_price.get(
+                (category, _group(category, t.spec)), category_price.get(category, 100.0)
+            )
             t.short_note = f"Synthetic variant of {t.id}."
             t.long_note = f"{t.short_note} {t.notes}" if t.notes else None
 
@@ -398,14 +413,14 @@ def _ram(rng: random.Random, prof: Profile, spec: dict[str, Any]) -> float:
         spec["module_gb"] = rng.choice(prof.ram_module_gb[key])
     if prof.ram_speeds.get(key) and rng.random() < 0.3:
         spec["speed_mts"] = rng.choice(prof.ram_speeds[key])
-    return (spec["modules"] * spec["module_gb"] / before) ** 0.9
+    return float((spec["modules"] * spec["module_gb"] / before) ** 0.9)
 
 
 def _ssd(rng: random.Random, prof: Profile, spec: dict[str, Any]) -> float:
     before = spec["capacity_gb"]
     if rng.random() < 0.4:
         spec["capacity_gb"] = rng.choice(prof.ssd_capacity[spec["interface"]])
-    return (spec["capacity_gb"] / before) ** 0.8
+    return float((spec["capacity_gb"] / before) ** 0.8)
 
 
 def _cooler(rng: random.Random, prof: Profile, spec: dict[str, Any]) -> float:
@@ -511,7 +526,12 @@ def _made_layout(
         smaller = {}
     for i, pos in enumerate(positions):
         slot: dict[str, Any] = {
-            "label": big.format(n=pos), "position": pos, "physical": 16, "lanes": widths[i], "gen": gen, "source": "cpu",
+            "label": big.format(n=pos),
+            "position": pos,
+            "physical": 16,
+            "lanes": widths[i],
+            "gen": gen,
+            "source": "cpu",
         }
         by_cpu = {n: w[i] for n, w in smaller.items() if w[i] != widths[i]}
         if by_cpu:
@@ -550,13 +570,29 @@ def _made_layout(
     extra: list[dict[str, Any]] = []
     if free and rng.random() < 0.5:
         pos = free.pop()
-        extra.append({"label": big.format(n=pos), "position": pos, "physical": 16, "lanes": 4,
-                      "gen": chipset_gen, "source": "chipset"})
+        extra.append(
+            {
+                "label": big.format(n=pos),
+                "position": pos,
+                "physical": 16,
+                "lanes": 4,
+                "gen": chipset_gen,
+                "source": "chipset",
+            }
+        )
     for _ in range(rng.choice((0, 0, 1, 2))):
         if free:
             pos = free.pop()
-            extra.append({"label": small.format(n=pos), "position": pos, "physical": 1, "lanes": 1,
-                          "gen": chipset_gen, "source": "chipset"})
+            extra.append(
+                {
+                    "label": small.format(n=pos),
+                    "position": pos,
+                    "physical": 1,
+                    "lanes": 1,
+                    "gen": chipset_gen,
+                    "source": "chipset",
+                }
+            )
     slots = sorted(slots + extra, key=lambda s: s["position"])
     m2 = _m2(rng, info, spec, brand, cpu_m2=cpu_m2, start=1) if rng.random() < M2_MAP_SHARE else None
     if m2:
@@ -581,13 +617,28 @@ def _m2(
     out: list[dict[str, Any]] = []
     n = start
     for _ in range(cpu_m2):
-        out.append({"label": label.format(n=n), "interfaces": ["nvme"], "lanes": 4, "gen": info.gen,
-                    "source": "cpu", "max_length": 22110 if info.hedt and rng.random() < 0.3 else 2280})
+        out.append(
+            {
+                "label": label.format(n=n),
+                "interfaces": ["nvme"],
+                "lanes": 4,
+                "gen": info.gen,
+                "source": "cpu",
+                "max_length": 22110 if info.hedt and rng.random() < 0.3 else 2280,
+            }
+        )
         n += 1
     for _ in range(rng.choice((0, 1, 1, 2) if info.hedt else (1, 1, 2, 3))):
-        out.append({"label": label.format(n=n), "interfaces": ["nvme", "sata"] if rng.random() < 0.4 else ["nvme"],
-                    "lanes": 4, "gen": max(3, info.gen - 1), "source": "chipset",
-                    "max_length": 22110 if rng.random() < 0.15 else 2280})
+        out.append(
+            {
+                "label": label.format(n=n),
+                "interfaces": ["nvme", "sata"] if rng.random() < 0.4 else ["nvme"],
+                "lanes": 4,
+                "gen": max(3, info.gen - 1),
+                "source": "chipset",
+                "max_length": 22110 if rng.random() < 0.15 else 2280,
+            }
+        )
         n += 1
     for m in out:  # the manual names the sharing (none here) unless it is left unknown
         if rng.random() >= M2_SHARES_UNKNOWN:
@@ -615,7 +666,13 @@ def _motherboard(rng: random.Random, prof: Profile, spec: dict[str, Any], brand:
 
 
 _VARY = {
-    "cpu": _cpu, "gpu": _gpu, "psu": _psu, "case": _case, "ram": _ram, "ssd": _ssd, "cooler": _cooler,
+    "cpu": _cpu,
+    "gpu": _gpu,
+    "psu": _psu,
+    "case": _case,
+    "ram": _ram,
+    "ssd": _ssd,
+    "cooler": _cooler,
 }
 
 
@@ -671,10 +728,8 @@ def _part(rng: random.Random, prof: Profile, index: int, width: int) -> dict[str
     t = pool[int(rand() * len(pool))]
     spec = dict(t.spec)
     number = f"{index:0{width}d}"
-    if category == "motherboard":
-        factor = _motherboard(rng, prof, spec, t.brand)
-    else:
-        factor = _VARY[category](rng, prof, spec)
+    vary = _VARY.get(category)
+    factor = vary(rng, prof, spec) if vary else _motherboard(rng, prof, spec, t.brand)
     part: dict[str, Any] = {
         "category": category,
         "id": f"synth-{category}-{number}",

@@ -29,7 +29,7 @@ from typing import Any, Literal
 from partpicker import dominance
 from partpicker.build import ROLES, Build
 from partpicker.catalog import Catalog, _norm
-from partpicker.engine import STALE_DAYS, run_rule
+from partpicker.engine import STALE_DAYS, message, run_rule
 from partpicker.errors import InputError
 from partpicker.graph import build_graph
 from partpicker.models import Gpu, Part, Ssd
@@ -401,22 +401,28 @@ def _choice(search: Search, assigned: dict[str, Part], prices: dict[str, dict[st
 
 
 def _binding(search: Search, choice: Choice) -> tuple[str, ...]:
-    """For each role, why no cheaper offered part was taken: the rules a swap would break."""
+    """For each role, why no cheaper offered part was taken: the nearest cheaper part and
+    the rule it would break in this build (or that it fits but costs more elsewhere)."""
     out = []
     assigned = {role: p.part for role, p in choice.prices.items()}
     for role, chosen in choice.prices.items():
-        cheaper = [p for p in search.offered[role] if p.usd < chosen.usd]
+        cheaper = sorted((p for p in search.offered[role] if p.usd < chosen.usd), key=lambda p: -p.usd)
         if not cheaper:
-            out.append(f"{role}: {chosen.part.name} is the cheapest offered")
+            out.append(f"{role}: the cheapest offered")
             continue
-        broken: Counter[str] = Counter()
-        for alt in cheaper:
-            trial = {**assigned, role: alt.part}
-            for rule in search.rules:
-                if role in rule.roles and search.status(rule, trial) not in search.accepted:
-                    broken[rule.id] += 1
-        rules = ", ".join(rid for rid, _ in broken.most_common(3)) or "a cheaper whole build elsewhere"
-        out.append(f"{role}: {len(cheaper)} cheaper part(s) would break {rules}")
+        alt = cheaper[0]
+        trial = search._build({**assigned, role: alt.part})
+        reason = "fits this build, but every build with it costs more overall"
+        for rule in sorted(search.rules, key=lambda r: len(r.roles)):  # its own rules first
+            if role not in rule.roles:
+                continue
+            params = {name: p.default for name, p in rule.params.items()}
+            outcome = run_rule(rule, trial, params, search.layouts)
+            if outcome.status not in search.accepted:
+                reason = f"fails {rule.id}: {message(rule, outcome)}"
+                break
+        more = f" (and {len(cheaper) - 1} cheaper still)" if len(cheaper) > 1 else ""
+        out.append(f"{role}: {alt.part.name} (${alt.usd:,.2f}){more} is cheaper but {reason}")
     return tuple(out)
 
 

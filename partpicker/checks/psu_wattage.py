@@ -12,31 +12,13 @@ def run(ctx: Context) -> Outcome:
     floor = int(ctx.params["min_watts"])
     margin = float(ctx.params["margin"])
     rest = float(ctx.params["rest_of_system_w"])
-    if psu.watts < floor:
+    values = {"watts": psu.watts, "floor": floor, "n": ctx.n_gpus, "margin": margin}
+    known = cpu.tdp_w is not None and gpu.board_power_w is not None
+    if psu.watts < floor and not known:
         # Below the floor whatever the parts draw: no need to know their power.
-        return verdict(
-            False,
-            watts=psu.watts,
-            need=floor,
-            load="?",
-            floor=floor,
-            n=ctx.n_gpus,
-            gpu_w=gpu.board_power_w or "?",
-            tdp=cpu.tdp_w or "?",
-            margin=margin,
-        )
+        return verdict(False, need=floor, load="?", gpu_w=gpu.board_power_w or "?", tdp=cpu.tdp_w or "?", **values)
     tdp = ctx.need(cpu, "tdp_w")
     board_power = ctx.need(gpu, "board_power_w")
     load = power.dc_load_w(tdp, board_power, ctx.n_gpus, rest)
     need = max(floor, math.ceil(load * margin))
-    return verdict(
-        psu.watts >= need,
-        watts=psu.watts,
-        need=need,
-        load=round(load),
-        floor=floor,
-        n=ctx.n_gpus,
-        gpu_w=board_power,
-        tdp=tdp,
-        margin=margin,
-    )
+    return verdict(psu.watts >= need, need=need, load=round(load), gpu_w=board_power, tdp=tdp, **values)

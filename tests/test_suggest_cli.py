@@ -1,0 +1,130 @@
+"""`partpicker suggest` end to end: golden cases, the bundled catalog, files, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from partpicker.cli import app
+
+from .conftest import DATA
+
+runner = CliRunner()
+CASES = sorted(p for p in (DATA / "suggest").iterdir() if p.is_dir())
+ARTICLE_WORLD = DATA / "suggest" / "001_article_world" / "catalog"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_golden(case: Path) -> None:
+    request = yaml.safe_load((case / "request.yaml").read_text())
+    expected = yaml.safe_load((case / "expected.yaml").read_text())
+    catalog = (case / request.get("catalog", "catalog")).resolve()
+    result = runner.invoke(app, ["suggest", *request["args"], "--catalog", str(catalog)])
+    assert result.exit_code == expected.get("exit_code", 0), result.output
+    doc = json.loads(result.stdout)
+    assert doc["status"] == expected["status"]
+    if "total_usd" in expected:
+        assert doc["total_usd"] == pytest.approx(expected["total_usd"])
+    if "full_scale_usd" in expected:
+        assert doc["full_scale_usd"] == pytest.approx(expected["full_scale_usd"])
+    if "build" in expected:
+        assert {role: p["id"] for role, p in doc["build"].items()} == expected["build"]
+    for role, rule in expected.get("because", {}).items():
+        line = next(x for x in doc["explanation"].split("; ") if x.startswith(f"{role}:"))
+        assert f"fails {rule}:" in line, line
+    if "alternative_totals" in expected:
+        assert [a["total_usd"] for a in doc["alternatives"]] == pytest.approx(expected["alternative_totals"])
+    if "cheapest_usd" in expected:
+        assert doc["cheapest_usd"] == pytest.approx(expected["cheapest_usd"])
+    if "explanation_contains" in expected:
+        assert expected["explanation_contains"] in doc["explanation"]
+
+
+def test_json_shape() -> None:
+    result = runner.invoke(app, ["suggest", "--as-of", "2018-09-01", "-f", "json", "--catalog", str(ARTICLE_WORLD)])
+    doc = json.loads(result.stdout)
+    assert set(doc) >= {"status", "budget_usd", "gpus", "build", "total_usd", "full_scale_usd", "alternatives",
+                        "explanation"}
+    assert doc["gpus"] == {"now": 1, "target": 4}
+    assert doc["build"]["gpu"]["count"] == 1
+
+
+def test_output_file_validates(tmp_path: Path) -> None:
+    out = tmp_path / "build.yaml"
+    result = runner.invoke(
+        app, ["suggest", "--as-of", "2018-09-01", "--catalog", str(ARTICLE_WORLD), "--output", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    check = runner.invoke(app, ["validate", str(out), "--catalog", str(ARTICLE_WORLD), "-f", "json"])
+    doc = json.loads(check.stdout)
+    assert check.exit_code == 0
+    assert all(f["status"] == "pass" for f in doc["findings"] if f["severity"] == "error")
+
+
+def test_no_output_file_when_infeasible(tmp_path: Path) -> None:
+    out = tmp_path / "build.yaml"
+    result = runner.invoke(
+        app,
+        ["suggest", "--as-of", "2018-09-01", "--budget", "100", "--catalog", str(ARTICLE_WORLD), "--output", str(out)],
+    )
+    assert result.exit_code == 1
+    assert "raise the budget by $2,290.00" in result.stdout
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_required_part_that_breaks_a_rule_is_named() -> None:
+    result = runner.invoke(
+        app,
+        ["suggest", "--as-of", "2018-09-01", "--catalog", str(ARTICLE_WORLD), "--require", "cpu=Example CPU 8C 20L"],
+    )
+    assert result.exit_code == 1
+    assert "cpu-pcie-lanes" in result.stdout
+
+
+def test_pinned_gpu_model_and_exclude() -> None:
+    pinned = runner.invoke(
+        app,
+        ["suggest", "--as-of", "2018-09-01", "--catalog", str(ARTICLE_WORLD), "--exclude", "example-case-8-slots"],
+    )
+    assert pinned.exit_code == 1  # the only case with eight slots is gone
+    assert "gpu-slots" in pinned.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "phrase"),
+    [
+        (["--gpus", "2", "--start-gpus", "3"], "--start-gpus 3 is more than --gpus 2"),
+        (["--require", "cpu"], "is not ROLE=NAME"),
+        (["--require", "gpuu=RTX 3090"], "unknown role"),
+        (["--require", "cpu=Nonexistent Chip 9000"], "no cpu in the catalog matches"),
+        (["--as-of", "soon"], "is not a date"),
+        (["--gpu", "Voodoo 5 6000"], "--gpu Voodoo 5 6000"),
+        (["--catalog", "no/such/folder"], "catalog path not found"),
+    ],
+)
+def test_usage_errors_exit_2(args: list[str], phrase: str) -> None:
+    result = runner.invoke(app, ["suggest", *args])
+    assert result.exit_code == 2, result.output
+    assert phrase in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_bundled_catalog_in_the_articles_world_is_honest() -> None:
+    """The bundled catalog has no motherboard with a price dated within a year of
+    2018-09-01 (none could be sourced), so there is no provable answer, and it says why."""
+    result = runner.invoke(app, ["suggest", "--gpus", "4", "--budget", "3000", "--as-of", "2018-09-01"])
+    assert result.exit_code == 1
+    assert "no motherboard is offered as of 2018-09-01" in result.stdout
+
+
+def test_bundled_catalog_today_with_allow_unknown_names_what_is_unproven() -> None:
+    result = runner.invoke(app, ["suggest", "--gpus", "4", "--as-of", "2025-07-23", "--allow-unknown", "-f", "json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["status"] == "ok"
+    assert doc["unproven"], "a build proven only by unknowns must say which rules it could not check"
