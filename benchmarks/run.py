@@ -31,6 +31,7 @@ import datetime as dt
 import inspect
 import itertools
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -52,6 +53,13 @@ def _label(n: int) -> str:
     return str(n)
 
 
+def _default_mem_limit_gb() -> float:
+    try:
+        return round(0.75 * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
+    except (ValueError, OSError, AttributeError):
+        return 16.0
+
+
 def _peak_mb() -> float:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / 2**20 if sys.platform == "darwin" else peak / 2**10  # bytes on macOS, KiB on Linux
@@ -60,17 +68,24 @@ def _peak_mb() -> float:
 # ------------------------------------------------------------------------ the child
 
 
-def measure(path: Path, gpus: int, as_of: dt.date) -> dict[str, Any]:
+def measure(
+    path: Path, gpus: int, as_of: dt.date, with_solver: bool = True, mem_limit_gb: float | None = None
+) -> dict[str, Any]:
     """Load (and solve, if the solver exists) in this process; the figures as a dict."""
+    if mem_limit_gb:  # a runaway size fails with MemoryError instead of starving the machine
+        limit = int(mem_limit_gb * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     from partpicker.catalog import load_catalog
 
-    try:
-        from partpicker.solver import Request, solve
-    except ImportError as exc:
-        solver: tuple[Any, Any] | None = None
-        missing = str(exc)
-    else:
-        solver = (Request, solve)
+    solver: tuple[Any, Any] | None = None
+    missing = "skipped (--no-solve)"
+    if with_solver:
+        try:
+            from partpicker.solver import Request, solve
+        except ImportError as exc:
+            missing = f"n/a ({exc})"
+        else:
+            solver = (Request, solve)
     base = _peak_mb()
 
     wall, cpu = time.perf_counter(), time.process_time()
@@ -81,7 +96,7 @@ def measure(path: Path, gpus: int, as_of: dt.date) -> dict[str, Any]:
         "load_s": time.perf_counter() - wall,
         "load_cpu_s": time.process_time() - cpu,
         "solve_s": None,
-        "result": f"n/a ({missing})" if solver is None else "",
+        "result": missing if solver is None else "",
     }
     if solver is not None:
         request_cls, solve_fn = solver
@@ -133,17 +148,12 @@ def ensure_catalog(n: int, seed: int, jobs: int) -> tuple[Path, dict[str, Any]]:
     return path, {**meta, "cached": False}
 
 
-def run_child(path: Path, gpus: int, as_of: dt.date, timeout: float) -> dict[str, Any]:
-    cmd = [
-        sys.executable,
-        str(Path(__file__).resolve()),
-        "--measure",
-        str(path),
-        "--gpus",
-        str(gpus),
-        "--as-of",
-        as_of.isoformat(),
-    ]
+def run_child(path: Path, args: argparse.Namespace, as_of: dt.date) -> dict[str, Any]:
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--measure", str(path), "--gpus", str(args.gpus)]
+    cmd += ["--as-of", as_of.isoformat(), "--mem-limit-gb", str(args.mem_limit_gb)]
+    if args.no_solve:
+        cmd.append("--no-solve")
+    timeout = args.timeout
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
@@ -230,6 +240,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1, help="fresh processes per size; best time, worst memory")
     parser.add_argument("--jobs", type=int, default=1, help="processes for generating catalogs")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds one measuring process may take")
+    parser.add_argument("--no-solve", action="store_true", help="time loading only")
+    parser.add_argument(
+        "--mem-limit-gb",
+        type=float,
+        default=_default_mem_limit_gb(),
+        help="address-space limit of a measuring process (default: 75%% of this machine's memory)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--as-of", type=dt.date.fromisoformat, help=argparse.SUPPRESS)
@@ -237,7 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     as_of = args.as_of or dt.date.fromordinal(synth._profile(None).as_of)
     if args.measure is not None:  # the child: one size, one line of JSON
-        print(json.dumps(measure(args.measure, args.gpus, as_of)))
+        print(json.dumps(measure(args.measure, args.gpus, as_of, not args.no_solve, args.mem_limit_gb)))
         return 0
 
     sizes = sorted(
@@ -246,7 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     for n in sizes:
         path, meta = ensure_catalog(n, args.seed, args.jobs)
-        runs = [run_child(path, args.gpus, as_of, args.timeout) for _ in range(max(1, args.repeat))]
+        runs = [run_child(path, args, as_of) for _ in range(max(1, args.repeat))]
         good = [r for r in runs if "error" not in r]
         row: dict[str, Any] = {"n": n, "file": str(path), **meta}
         if not good:

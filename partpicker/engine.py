@@ -46,9 +46,12 @@ def settings(spec: RuleSpec, setting: Any, build: Build) -> tuple[bool, dict[str
     return True, params, severity
 
 
-def run_rule(spec: RuleSpec, build: Build, params: dict[str, Any], layouts: dict[Any, Any]) -> Outcome:
-    """One rule's outcome on a build (no overrides, no report)."""
-    ctx = Context(build=build, n_gpus=build.target_gpus, params=params, _layouts=layouts)
+def run_rule(
+    spec: RuleSpec, build: Build, params: dict[str, Any], layouts: dict[Any, Any], *, explain: bool = True
+) -> Outcome:
+    """One rule's outcome on a build (no overrides, no report). ``explain=False`` lets a
+    check skip work that only feeds its message (the solver needs the status alone)."""
+    ctx = Context(build=build, n_gpus=build.target_gpus, params=params, _layouts=layouts, explain=explain)
     try:
         return CHECKS[spec.id](ctx)
     except Unknown as exc:

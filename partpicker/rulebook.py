@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from partpicker import data, yamlio
 from partpicker.build import PROFILES, ROLES
 from partpicker.errors import InputError
+from partpicker.models import CATEGORIES
 
 Status = Literal["pass", "fail", "unknown"]
 Severity = Literal["error", "warning", "info"]
@@ -56,6 +57,7 @@ class RuleSpec(_Strict):
     profile: Literal["compat", "dl-workstation"]
     severity: Severity
     roles: list[str] = Field(min_length=1)
+    reads: dict[str, list[str]] = Field(description="The fields the check reads, per role.")
     applies_when: list[str] = Field(default_factory=list)
     params: dict[str, Param] = Field(default_factory=dict)
     message: dict[Status, str]
@@ -68,6 +70,13 @@ class RuleSpec(_Strict):
         for role in [*self.roles, *self.applies_when]:
             if role not in ROLES:
                 raise ValueError(f"unknown role {role!r}; roles are {', '.join(ROLES)}")
+        if set(self.reads) != set(self.roles):
+            raise ValueError(f"reads must name exactly the roles {self.roles}")
+        for role, fields in self.reads.items():
+            model = CATEGORIES[role]
+            for name in fields:
+                if name not in model.model_fields:
+                    raise ValueError(f"reads.{role}: {model.__name__} has no field {name!r}")
         expects = {e.expect for e in self.examples}
         if not {"pass", "fail"} <= expects:
             raise ValueError("a rule needs at least one pass and one fail example")

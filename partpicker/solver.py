@@ -22,9 +22,11 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
+
+from pydantic import BaseModel
 
 from partpicker import dominance
 from partpicker.build import ROLES, Build
@@ -102,6 +104,17 @@ class Solution:
     binding: tuple[str, ...]
     stats: Stats
     as_of: dt.date
+
+
+def _freeze(value: Any) -> Hashable:
+    """A hashable stand-in for a spec value (lists, dicts and models included)."""
+    if isinstance(value, BaseModel):
+        return tuple((name, _freeze(getattr(value, name))) for name in type(value).model_fields)
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    return value  # type: ignore[no-any-return]
 
 
 def _count(request: Request, role: str) -> int:
@@ -190,9 +203,14 @@ class Search:
         self.graph = build_graph(self.rules)
         self.accepted = {"pass", "unknown"} if request.allow_unknown else {"pass"}
         self.offered = offer(catalog, request, self.day)
-        self.cache: dict[tuple[str, tuple[str, ...]], str] = {}
+        self.cache: dict[tuple[Any, ...], str] = {}
+        self.spec_class: dict[tuple[str, str, str], int] = {}
+        self.spec_ids: dict[Hashable, int] = {}
         self.layouts: dict[Any, Any] = {}
         self.failures: Counter[str] = Counter()
+        self.forward_rules: dict[tuple[str, str, frozenset[str]], list[RuleSpec]] = {}
+        self.forward_memo: dict[tuple[Any, ...], tuple[list[Any], list[tuple[Part, float]]]] = {}
+        self.class_memo: dict[tuple[str, str, int], tuple[list[Any], list[int], list[Part]]] = {}
         self.nodes = 0
         self.checks = 0
         self.order = self._order()
@@ -218,16 +236,28 @@ class Search:
             as_of=self.day,
         )
 
+    def _spec_class(self, rule: RuleSpec, role: str, part: Part) -> int:
+        """A small number naming the values of the fields ``rule`` reads of ``part``: parts
+        with equal numbers are alike to that rule (cached per part)."""
+        key = (rule.id, role, part.id)
+        found = self.spec_class.get(key)
+        if found is None:
+            specs = (rule.id, role, tuple(_freeze(getattr(part, name)) for name in rule.reads[role]))
+            found = self.spec_ids.setdefault(specs, len(self.spec_ids))
+            self.spec_class[key] = found
+        return found
+
     def status(self, rule: RuleSpec, assigned: dict[str, Part]) -> str:
-        """A rule's status on the chosen parts of its roles (cached by those parts)."""
-        key = (rule.id, tuple(assigned[r].id for r in rule.roles))
-        if key not in self.cache:
+        """A rule's status on the chosen parts of its roles, cached by the specs it reads
+        (so two boards with one slot map, or two cards of one width, share one check)."""
+        key = (rule.id, *(self._spec_class(rule, r, assigned[r]) for r in rule.roles))
+        found = self.cache.get(key)
+        if found is None:
             self.checks += 1
             params = {name: p.default for name, p in rule.params.items()}
-            self.cache[key] = run_rule(
-                rule, self._build({r: assigned[r] for r in rule.roles}), params, self.layouts
-            ).status
-        return self.cache[key]
+            build = self._build({r: assigned[r] for r in rule.roles})
+            found = self.cache[key] = run_rule(rule, build, params, self.layouts, explain=False).status
+        return found
 
     def _order(self) -> list[str]:
         """Roles in search order: greedily the role that completes the most rules, ties by
@@ -325,34 +355,88 @@ class Search:
             if failed is not None:
                 self.failures[failed.id] += 1
                 continue
-            narrowed = self._forward(assigned, rest, domains)
+            narrowed = self._forward(role, assigned, rest, domains)
             if narrowed is not None:
                 self._descend(depth + 1, assigned, cost + price, now_here, narrowed)
         assigned.pop(role, None)
 
     def _forward(
-        self, assigned: dict[str, Part], rest: Sequence[str], domains: dict[str, list[tuple[Part, float]]]
+        self,
+        role: str,
+        assigned: dict[str, Part],
+        rest: Sequence[str],
+        domains: dict[str, list[tuple[Part, float]]],
     ) -> dict[str, list[tuple[Part, float]]] | None:
-        """Filter each unchosen role by the rules it alone now completes; None if one empties."""
+        """Filter each unchosen role by the rules that choosing ``role`` leaves it alone in
+        (the domains were filtered by the earlier rules already); None if one empties."""
         out = dict(domains)
         done = set(assigned)
-        for role in rest:
-            rules = [
-                r for r in self.rules if role in r.roles and set(r.roles) - {role} <= done and set(r.roles) != {role}
-            ]
+        for other in rest:
+            rules = self.forward_rules.get((role, other, frozenset(done)))
+            if rules is None:
+                rules = [r for r in self.rules if role in r.roles and other in r.roles and set(r.roles) - {other} <= done]
+                self.forward_rules[(role, other, frozenset(done))] = rules
             if not rules:
                 continue
-            kept = []
-            for part, price in out[role]:
-                trial = {**assigned, role: part}
-                if all(self.status(r, trial) in self.accepted for r in rules):
-                    kept.append((part, price))
+            # The filtered domain depends only on the input domain and on what the rules
+            # read of the chosen parts: memoise on that (many branches share it).
+            domain = out[other]
+            memo_key = (
+                other,
+                id(domain),
+                tuple((r.id, *(self._spec_class(r, x, assigned[x]) for x in r.roles if x != other)) for r in rules),
+            )
+            memo = self.forward_memo.get(memo_key)
+            if memo is not None and memo[0] is domain:
+                kept = memo[1]
+            else:
+                kept = self._filter(other, assigned, domain, rules)
+                self.forward_memo[memo_key] = (domain, kept)
             if not kept:
-                for r in rules:
-                    self.failures[r.id] += 1
+                self.failures.update(r.id for r in rules)
                 return None
-            out[role] = kept
+            out[other] = kept
         return out
+
+    def _filter(
+        self, role: str, assigned: dict[str, Part], domain: list[tuple[Part, float]], rules: list[RuleSpec]
+    ) -> list[tuple[Part, float]]:
+        """The parts of ``domain`` that pass ``rules`` with the chosen parts: each rule is
+        checked once per class of alike parts, not once per part."""
+        keep: list[bool] | None = None
+        trial = dict(assigned)
+        for rule in rules:
+            classes, representatives = self._classes(rule, role, domain)
+            verdicts = []
+            for part in representatives:
+                trial[role] = part
+                verdicts.append(self.status(rule, trial) in self.accepted)
+            if keep is None:
+                keep = [verdicts[c] for c in classes]
+            else:
+                keep = [k and verdicts[c] for k, c in zip(keep, classes, strict=True)]
+        if keep is None:
+            return domain
+        return [item for item, k in zip(domain, keep, strict=True) if k]
+
+    def _classes(self, rule: RuleSpec, role: str, domain: list[tuple[Part, float]]) -> tuple[list[int], list[Part]]:
+        """For each part of ``domain``, the index of its class for ``rule``; and one part per
+        class (memoised per domain list: the search passes the same lists down many branches)."""
+        key = (rule.id, role, id(domain))
+        memo = self.class_memo.get(key)
+        if memo is not None and memo[0] is domain:
+            return memo[1], memo[2]
+        index: dict[int, int] = {}
+        classes: list[int] = []
+        representatives: list[Part] = []
+        for part, _ in domain:
+            cls = self._spec_class(rule, role, part)
+            if cls not in index:
+                index[cls] = len(representatives)
+                representatives.append(part)
+            classes.append(index[cls])
+        self.class_memo[key] = (domain, classes, representatives)
+        return classes, representatives
 
     def _record(self, cost: float, assigned: dict[str, Part]) -> None:
         total = round(cost, 2)

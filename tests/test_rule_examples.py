@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from partpicker.catalog import Catalog
@@ -30,3 +32,41 @@ def test_rule_is_documented(spec: RuleSpec) -> None:
     assert spec.explanation.strip() and spec.sources
     assert {"pass", "fail"} <= {e.expect for e in spec.examples}
     assert {"pass", "fail"} <= set(spec.message)
+
+
+UNREAD_VALUES = {int: 7, float: 7.5, str: "x", bool: True}
+
+
+@pytest.mark.parametrize(("spec", "example"), CASES, ids=[f"{s.id}:{e.id}" for s, e in CASES])
+def test_rule_reads_only_what_it_declares(spec: RuleSpec, example, catalog: Catalog) -> None:
+    """The solver caches a rule's status on the fields it declares it reads: changing or
+    blanking any other field of any part must not change the status."""
+    build = example_build(example, catalog)
+    params = {name: p.default for name, p in spec.params.items()} | example.params
+    before = run_rule(spec, build, params, {}).status
+    for role in spec.roles:
+        attr = "ssds" if role == "ssd" else role
+        if role == "ssd":
+            part = build.ssds[0] if build.ssds else None
+        else:
+            part = getattr(build, attr)
+        if part is None:
+            continue
+        for name, info in type(part).model_fields.items():
+            if name in spec.reads[role] or name in ("id", "name", "brand", "sources", "category"):
+                continue
+            raw = part.model_dump()
+            raw[name] = None if not info.is_required() else raw[name]
+            if raw[name] is not None:  # required field: change its value instead
+                base = type(raw[name])
+                if base not in UNREAD_VALUES:
+                    continue
+                raw[name] = UNREAD_VALUES[base]
+            try:
+                changed = type(part).model_validate(raw)
+            except ValueError:
+                continue
+            value = (changed,) if role == "ssd" else changed
+            trial = dataclasses.replace(build, **{attr: value})
+            after = run_rule(spec, trial, params, {}).status
+            assert after == before, f"{spec.id} reads {role}.{name} but does not declare it"

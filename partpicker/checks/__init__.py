@@ -60,6 +60,7 @@ class Context:
     n_gpus: int
     params: dict[str, Any]
     _layouts: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    explain: bool = True  # False: the caller wants the status only, skip costly explanations
 
     def part(self, role: str) -> Any:
         """The build's part in ``role``; *unknown* if the build has none."""
@@ -96,7 +97,8 @@ class Context:
         count = self.n_gpus if n is None else n
         min_lanes = int(self.params.get("min_lanes_per_gpu", 8))
         # Keyed by everything the layout depends on, so one cache can serve many builds.
-        key = (board.id, tuple(d.id for d in drives), count, width, cpu_lanes, case_slots, min_lanes, known_only)
+        drive_kinds = tuple((d.interface, d.form_factor) for d in drives)
+        key = (board.id, drive_kinds, count, width, cpu_lanes, case_slots, min_lanes, known_only)
         if key not in self._layouts:
             self._layouts[key] = layout_mod.best_layout(
                 board,

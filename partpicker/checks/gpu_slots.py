@@ -60,6 +60,8 @@ def run(ctx: Context) -> Outcome:
                 where=_where(maybe),
                 **values,
             )
+        if not ctx.explain:
+            return failed(why="no layout", **values)
         drives = [d for d in ctx.build.ssds if layout.is_m2(d)]
         fits = layout.most_cards(
             board, n, width=width, cpu_lanes=cpu_lanes, drives=drives, min_lanes=min_lanes, known_only=False
