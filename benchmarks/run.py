@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime as dt
+import gc
 import inspect
 import itertools
 import json
@@ -69,9 +70,18 @@ def _peak_mb() -> float:
 
 
 def measure(
-    path: Path, gpus: int, as_of: dt.date, with_solver: bool = True, mem_limit_gb: float | None = None
+    path: Path,
+    gpus: int,
+    as_of: dt.date,
+    with_solver: bool = True,
+    mem_limit_gb: float | None = None,
+    gc_freeze: bool = False,
 ) -> dict[str, Any]:
-    """Load (and solve, if the solver exists) in this process; the figures as a dict."""
+    """Load (and solve, if the solver exists) in this process; the figures as a dict.
+
+    ``gc_freeze`` loads with the cyclic GC off and then moves the catalog to the permanent
+    generation (`gc.freeze()`), as a CLI could: no collection then walks the parts again.
+    """
     if mem_limit_gb:  # a runaway size fails with MemoryError instead of starving the machine
         limit = int(mem_limit_gb * 2**30)
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -89,7 +99,13 @@ def measure(
     base = _peak_mb()
 
     wall, cpu = time.perf_counter(), time.process_time()
-    catalog = load_catalog([path])
+    if gc_freeze:
+        gc.disable()
+        catalog = load_catalog([path])
+        gc.freeze()
+        gc.enable()
+    else:
+        catalog = load_catalog([path])
     result: dict[str, Any] = {
         "parts": len(catalog),
         "base_mb": base,
@@ -153,6 +169,8 @@ def run_child(path: Path, args: argparse.Namespace, as_of: dt.date) -> dict[str,
     cmd += ["--as-of", as_of.isoformat(), "--mem-limit-gb", str(args.mem_limit_gb)]
     if args.no_solve:
         cmd.append("--no-solve")
+    if args.gc_freeze:
+        cmd.append("--gc-freeze")
     timeout = args.timeout
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
@@ -241,6 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes for generating catalogs")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds one measuring process may take")
     parser.add_argument("--no-solve", action="store_true", help="time loading only")
+    parser.add_argument("--gc-freeze", action="store_true", help="load with the GC off, then gc.freeze() the catalog")
     parser.add_argument(
         "--mem-limit-gb",
         type=float,
@@ -254,7 +273,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     as_of = args.as_of or dt.date.fromordinal(synth._profile(None).as_of)
     if args.measure is not None:  # the child: one size, one line of JSON
-        print(json.dumps(measure(args.measure, args.gpus, as_of, not args.no_solve, args.mem_limit_gb)))
+        figures = measure(args.measure, args.gpus, as_of, not args.no_solve, args.mem_limit_gb, args.gc_freeze)
+        print(json.dumps(figures))
         return 0
 
     sizes = sorted(
@@ -286,6 +306,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"synthetic catalogs, seed {args.seed}; solve: --gpus {args.gpus} as of {as_of}; "
         f"best of {max(1, args.repeat)} fresh process(es) per size; memory = peak RSS (ru_maxrss)"
+        + ("; catalog gc.freeze()d after loading" if args.gc_freeze else "")
     )
     print(table(rows))
     if args.json:

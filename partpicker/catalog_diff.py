@@ -3,6 +3,7 @@ example builds' verdicts. BASE and HEAD are folders or git revisions."""
 
 from __future__ import annotations
 
+import datetime as dt
 import subprocess
 import tempfile
 from collections.abc import Callable
@@ -44,7 +45,7 @@ class Diff:
     changed: list[Change] = field(default_factory=list)
     impact: list[Impact] = field(default_factory=list)
     problems: dict[str, int] = field(default_factory=dict)
-    extra: dict[str, Any] = field(default_factory=dict)
+    suggest: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def _materialise(spec: str, repo: Path, tmp: Path) -> Path:
@@ -108,11 +109,38 @@ def example_verdicts(catalog: Catalog, examples: list[Path]) -> dict[str, str]:
     return out
 
 
-ImpactHook = Callable[[Catalog, Catalog], dict[str, Any]]
-IMPACT_HOOKS: list[ImpactHook] = []
+# The requests whose answers a catalog change is judged by (as of the newest price).
+STANDARD_REQUESTS: dict[str, dict[str, Any]] = {
+    "suggest --gpus 4": {"gpus": 4},
+    "suggest --gpus 4 --allow-unknown": {"gpus": 4, "allow_unknown": True},
+    "suggest --gpus 2 --allow-unknown": {"gpus": 2, "allow_unknown": True},
+}
 
 
-def diff(base_spec: str, head_spec: str, *, repo: Path, examples: list[Path]) -> Diff:
+def newest_price(*catalogs: Catalog) -> dt.date | None:
+    """The newest price date in the catalogs (the date the standard requests are priced at)."""
+    dates = [p.date for c in catalogs for part in c for p in part.prices]
+    return max(dates) if dates else None
+
+
+def suggest_answers(catalog: Catalog, day: dt.date | None) -> dict[str, str]:
+    """A one-line answer to each standard request, priced as of ``day``."""
+    from partpicker.solver import Request, solve  # the solver is optional for a diff
+
+    rules = load_rules()
+    out = {}
+    for label, kwargs in STANDARD_REQUESTS.items():
+        solution = solve(catalog, rules, Request(as_of=day, **kwargs))
+        if solution.choices:
+            best = solution.choices[0]
+            parts = ", ".join(p.part.id for p in best.prices.values())
+            out[label] = f"${best.now_usd:,.2f}: {parts}"
+        else:
+            out[label] = "no build"
+    return out
+
+
+def diff(base_spec: str, head_spec: str, *, repo: Path, examples: list[Path], suggest: bool = True) -> Diff:
     with tempfile.TemporaryDirectory() as tmp:
         base_dir = _materialise(base_spec, repo, Path(tmp))
         head_dir = _materialise(head_spec, repo, Path(tmp))
@@ -123,8 +151,10 @@ def diff(base_spec: str, head_spec: str, *, repo: Path, examples: list[Path]) ->
     result.problems = {"base": len(base_problems), "head": len(head_problems)}
     before, after = example_verdicts(base, examples), example_verdicts(head, examples)
     result.impact = [Impact(name, before[name], after[name]) for name in before if before[name] != after[name]]
-    for hook in IMPACT_HOOKS:
-        result.extra.update(hook(base, head))
+    if suggest:
+        day = newest_price(base, head)
+        old, new = suggest_answers(base, day), suggest_answers(head, day)
+        result.suggest = [(label, old[label], new[label]) for label in old if old[label] != new[label]]
     return result
 
 
@@ -148,8 +178,12 @@ def markdown(d: Diff) -> str:
         out += [f"| {i.build} | {i.before} | {i.after} |" for i in d.impact]
     else:
         out.append("No example build changes verdict.")
-    for key, value in d.extra.items():
-        out += ["", f"#### {key}", "", str(value)]
+    out += ["", "#### Impact on `suggest`", ""]
+    if d.suggest:
+        out += ["| request | before | after |", "|---|---|---|"]
+        out += [f"| `{label}` | {_cell(a)} | {_cell(b)} |" for label, a, b in d.suggest]
+    else:
+        out.append("The standard requests get the same answers.")
     return "\n".join(out)
 
 
@@ -162,14 +196,13 @@ def text(d: Diff) -> str:
     for ch in d.changed:
         out += [f"  ~ {ch.id}.{f}: {_cell(a)} -> {_cell(b)}" for f, a, b in ch.fields]
     out += [f"  ! {i.build}: {i.before} -> {i.after}" for i in d.impact] or ["  no example build changes verdict"]
-    for key, value in d.extra.items():
-        out.append(f"  {key}: {value}")
+    out += [f"  ? {label}: {a} -> {b}" for label, a, b in d.suggest] or ["  suggest: same answers"]
     return "\n".join(out)
 
 
 def _cell(value: Any) -> str:
     text = "—" if value is None else str(value)
-    return text.replace("|", "\\|")[:80]
+    return text.replace("|", "\\|")[:160]
 
 
 DIFF_FORMATS: dict[str, Callable[[Diff], str]] = {"markdown": markdown, "text": text}

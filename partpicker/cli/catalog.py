@@ -53,13 +53,14 @@ def catalog_diff(
     head: Annotated[str, typer.Argument(help="Head: a folder or a git revision.")],
     format: Annotated[DiffFormat, typer.Option("--format", "-f", help="Output format.")] = DiffFormat.text,
     repo: Annotated[Path, typer.Option(help="The git checkout revisions are read from.")] = Path("."),
+    suggest: Annotated[bool, typer.Option(help="Also compare the answers to the standard suggest requests.")] = True,
 ) -> None:
     """Parts added, removed and changed, and which example builds change verdict."""
     from partpicker import catalog_diff as cd
     from partpicker.data import examples_dir
 
     examples = sorted(examples_dir().glob("*.yaml"))
-    result = guarded(lambda: cd.diff(base, head, repo=repo, examples=examples))
+    result = guarded(lambda: cd.diff(base, head, repo=repo, examples=examples, suggest=suggest))
     typer.echo(cd.DIFF_FORMATS[format.value](result))
 
 

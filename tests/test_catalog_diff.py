@@ -1,0 +1,70 @@
+"""`partpicker catalog diff BASE HEAD`: parts added, removed, changed; impact on examples and suggest."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from partpicker.catalog_diff import diff
+from partpicker.cli import app
+
+from .conftest import ROOT
+
+runner = CliRunner()
+EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
+
+
+def _copy_catalog(dest: Path) -> Path:
+    shutil.copytree(ROOT / "catalogs", dest)
+    return dest
+
+
+def test_added_removed_changed_and_impact(tmp_path: Path) -> None:
+    base = _copy_catalog(tmp_path / "base")
+    head = _copy_catalog(tmp_path / "head")
+    psu = head / "psu.yaml"
+    text = psu.read_text()
+    # Change a spec the article build relies on: the EVGA 1600 P2 becomes a 1000 W unit.
+    start = text.index("id: evga-supernova-1600-p2")
+    at = text.index("watts: 1600", start)
+    psu.write_text(text[:at] + "watts: 1000" + text[at + len("watts: 1600") :])
+    ssd = head / "ssd.yaml"
+    ssd.write_text(ssd.read_text() + "  - {id: example-new-drive, name: Example New Drive, brand: Example, "
+                   "sources: [test], interface: nvme, form_factor: M.2-2280, capacity_gb: 2000}\n")
+    result = diff(str(base), str(head), repo=ROOT, examples=EXAMPLES, suggest=False)
+    assert ("ssd", "example-new-drive", "Example New Drive") in result.added
+    assert result.removed == []
+    changed = {(c.id, f): (a, b) for c in result.changed for f, a, b in c.fields}
+    assert changed == {("evga-supernova-1600-p2", "watts"): (1600, 1000)}
+    flips = {i.build: (i.before, i.after) for i in result.impact}
+    assert flips["article-2018.yaml"] == ("unknown", "fail")
+
+
+def test_markdown_output_and_git_revisions(tmp_path: Path) -> None:
+    if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True).returncode != 0:
+        pytest.skip("not a git checkout")
+    args = ["catalog", "diff", "HEAD", str(ROOT), "--repo", str(ROOT), "--format", "markdown", "--no-suggest"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("### Catalog diff `HEAD`")
+    assert "#### Impact on example builds" in result.stdout
+
+
+def test_unknown_revision_is_exit_2() -> None:
+    result = runner.invoke(app, ["catalog", "diff", "no-such-revision-xyz", str(ROOT), "--repo", str(ROOT)])
+    assert result.exit_code == 2
+    assert "neither a folder nor a git revision" in result.stderr
+
+
+def test_impact_on_standard_suggest_requests(tmp_path: Path) -> None:
+    base = _copy_catalog(tmp_path / "base")
+    head = _copy_catalog(tmp_path / "head")
+    (head / "gpu.yaml").unlink()  # no GPU at all: every standard request loses its answer
+    result = diff(str(base), str(head), repo=ROOT, examples=[], suggest=True)
+    changes = {label: (a, b) for label, a, b in result.suggest}
+    assert changes["suggest --gpus 4 --allow-unknown"][1] == "no build"
+    assert changes["suggest --gpus 4 --allow-unknown"][0].startswith("$")
