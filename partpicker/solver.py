@@ -259,18 +259,24 @@ class Search:
             found = self.cache[key] = run_rule(rule, build, params, self.layouts, explain=False).status
         return found
 
-    def _order(self) -> list[str]:
-        """Roles in search order: greedily the role that completes the most rules, ties by
-        the most rules touched, then the smallest domain."""
+    def _order(self, domains: dict[str, list[tuple[Part, float]]] | None = None) -> list[str]:
+        """Roles in search order, read off the graph: greedily the role that completes the
+        most rules, ties by the most rules touched, then by the widest price spread (deciding
+        the costly choices first tightens the bound soonest), then by name."""
         order: list[str] = []
         remaining = set(self.request.roles)
+
+        def spread(role: str) -> float:
+            prices = [price for _, price in (domains or {}).get(role, [])]
+            return max(prices) - min(prices) if prices else 0.0
+
         while remaining:
 
-            def score(role: str) -> tuple[int, int, int]:
+            def score(role: str) -> tuple[int, int, float]:
                 done = set(order) | {role}
-                rule_nodes = [n for n in self.graph.neighbors(role)]
+                rule_nodes = list(self.graph.neighbors(role))
                 completes = sum(1 for n in rule_nodes if set(self.graph.neighbors(n)) <= done)
-                return (completes, len(rule_nodes), -len(self.offered[role]))
+                return (completes, len(rule_nodes), spread(role))
 
             best = max(sorted(remaining), key=score)
             order.append(best)
@@ -311,6 +317,7 @@ class Search:
     def run(self) -> list[tuple[float, dict[str, Part]]]:
         """The ``top`` cheapest builds with distinct objective totals, cheapest first."""
         domains = self.domains()
+        self.order = self._order(domains)
         self.found: list[tuple[float, dict[str, Part]]] = []
         if all(domains[r] for r in self.order):
             self._descend(0, {}, 0.0, 0.0, domains)
@@ -407,10 +414,17 @@ class Search:
         trial = dict(assigned)
         for rule in rules:
             classes, representatives = self._classes(rule, role, domain)
+            # The cache key of each representative differs only in this role's class.
+            at = rule.roles.index(role)
+            fixed = [self._spec_class(rule, r, assigned[r]) if r != role else 0 for r in rule.roles]
             verdicts = []
             for part in representatives:
-                trial[role] = part
-                verdicts.append(self.status(rule, trial) in self.accepted)
+                fixed[at] = self._spec_class(rule, role, part)
+                status = self.cache.get((rule.id, *fixed))
+                if status is None:
+                    trial[role] = part
+                    status = self.status(rule, trial)
+                verdicts.append(status in self.accepted)
             if keep is None:
                 keep = [verdicts[c] for c in classes]
             else:

@@ -128,3 +128,10 @@ def test_bundled_catalog_today_with_allow_unknown_names_what_is_unproven() -> No
     doc = json.loads(result.stdout)
     assert doc["status"] == "ok"
     assert doc["unproven"], "a build proven only by unknowns must say which rules it could not check"
+
+
+def test_suggest_with_cost() -> None:
+    result = runner.invoke(app, ["suggest", "--as-of", "2018-09-01", "--catalog", str(ARTICLE_WORLD), "--cost"])
+    assert result.exit_code == 0, result.output
+    assert "break-even: on-demand month 2" in result.stdout
+    assert "At full scale (4 GPUs, $4,490.00)" in result.stdout
