@@ -381,7 +381,9 @@ class Search:
         for other in rest:
             rules = self.forward_rules.get((role, other, frozenset(done)))
             if rules is None:
-                rules = [r for r in self.rules if role in r.roles and other in r.roles and set(r.roles) - {other} <= done]
+                rules = [
+                    r for r in self.rules if role in r.roles and other in r.roles and set(r.roles) - {other} <= done
+                ]
                 self.forward_rules[(role, other, frozenset(done))] = rules
             if not rules:
                 continue

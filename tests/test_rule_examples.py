@@ -46,10 +46,7 @@ def test_rule_reads_only_what_it_declares(spec: RuleSpec, example, catalog: Cata
     before = run_rule(spec, build, params, {}).status
     for role in spec.roles:
         attr = "ssds" if role == "ssd" else role
-        if role == "ssd":
-            part = build.ssds[0] if build.ssds else None
-        else:
-            part = getattr(build, attr)
+        part = (build.ssds[0] if build.ssds else None) if role == "ssd" else getattr(build, attr)
         if part is None:
             continue
         for name, info in type(part).model_fields.items():
