@@ -202,6 +202,7 @@ class Search:
         ]
         self.graph = build_graph(self.rules)
         self.accepted = {"pass", "unknown"} if request.allow_unknown else {"pass"}
+        self.catalog = catalog
         self.offered = offer(catalog, request, self.day)
         self.cache: dict[tuple[Any, ...], str] = {}
         self.spec_class: dict[tuple[str, str, str], int] = {}
@@ -534,10 +535,14 @@ def _why(search: Search, request: Request, cheapest: float | None) -> str:
         )
     empty = [r for r in search.order if not search.offered[r]]
     if empty:
-        return (
+        why = (
             f"no {', '.join(empty)} is offered as of {search.day} (priced within {request.stale_days} days"
             f"{' and matching the pins' if request.require or request.gpu else ''})"
         )
+        newest = [p.date for r in empty for part in search.catalog.by_category[r] for p in part.prices]
+        if newest and max(newest) < search.day - dt.timedelta(days=request.stale_days):
+            why += f"; the newest price of one is dated {max(newest)}: try --as-of {max(newest)} or a larger --stale-days"
+        return why
     unary_empty = [r for r in search.order if search.after_unary.get(r) == 0]
     if unary_empty:
         rules = [r.id for r in search.rules if r.roles == [unary_empty[0]]]

@@ -8,8 +8,7 @@ from typing import Annotated
 
 import typer
 
-from partpicker.catalog import load_catalog
-from partpicker.cli.common import CatalogOpt, fail_input, guarded
+from partpicker.cli.common import CatalogOpt, fail_input, guarded, load_catalog_once
 from partpicker.errors import InputError
 
 app = typer.Typer(help="Check, list and compare catalogs.", no_args_is_help=True)
@@ -81,7 +80,7 @@ def catalog_list(
     catalog: CatalogOpt = None,
 ) -> None:
     """List parts (id, name) of one category or all."""
-    cat = guarded(lambda: load_catalog(catalog))
+    cat = guarded(lambda: load_catalog_once(catalog))
     if category is not None and category not in cat.by_category:
         fail_input(InputError(f"unknown category {category!r}", hint=f"use one of {', '.join(cat.by_category)}"))
     for name, parts in cat.by_category.items():

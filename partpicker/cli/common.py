@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+import gc
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, NoReturn, TypeVar
 
 import typer
 
+from partpicker.catalog import Catalog, load_catalog
 from partpicker.errors import InputError
 
 T = TypeVar("T")
@@ -36,6 +38,15 @@ def parse_date(value: str | None, option: str) -> dt.date | None:
         return dt.date.fromisoformat(value)
     except ValueError:
         fail_input(InputError(f"{option} {value!r} is not a date", hint="use YYYY-MM-DD, e.g. 2018-09-01"))
+
+
+def load_catalog_once(paths: Sequence[Path] | None) -> Catalog:
+    """Load the catalog for a command, then move it out of the garbage collector's sight:
+    a command loads one catalog and keeps it to the end, and on a 100k-part catalog the
+    collector's passes over it cost more than the work (benchmarks/README.md)."""
+    catalog = load_catalog(paths)
+    gc.freeze()
+    return catalog
 
 
 CatalogOpt = Annotated[

@@ -12,8 +12,7 @@ import typer
 
 from partpicker import cost_plot
 from partpicker.build import Build, load_build
-from partpicker.catalog import load_catalog
-from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, parse_date
+from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
 from partpicker.cost_report import COST_FORMATS, money, savings_text
 from partpicker.costmodel import Assumptions, CostResult, compare, machine_from_build, parse_burst
 from partpicker.errors import InputError
@@ -93,7 +92,7 @@ def cost(
         peaks = parse_burst(burst) if burst is not None else None
         if plot is not None:
             cost_plot.check_target(plot)
-        build = load_build(build_file, load_catalog(catalog))
+        build = load_build(build_file, load_catalog_once(catalog))
         machine = machine_from_build(
             build,
             as_of=day,

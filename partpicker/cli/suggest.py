@@ -11,8 +11,7 @@ from typing import Annotated
 import typer
 
 from partpicker.build import parse_build
-from partpicker.catalog import load_catalog
-from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, parse_date
+from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
 from partpicker.engine import STALE_DAYS, evaluate
 from partpicker.errors import InputError
 from partpicker.rulebook import load_rules
@@ -98,7 +97,7 @@ def suggest(
     )
 
     def run() -> tuple[Solution, object]:
-        cat = load_catalog(catalog)
+        cat = load_catalog_once(catalog)
         rules = load_rules()
         solution = solve(cat, rules, request)
         report = None

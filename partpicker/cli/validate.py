@@ -9,8 +9,7 @@ from typing import Annotated
 import typer
 
 from partpicker.build import load_build
-from partpicker.catalog import load_catalog
-from partpicker.cli.common import AsOfOpt, CatalogOpt, guarded, parse_date
+from partpicker.cli.common import AsOfOpt, CatalogOpt, guarded, load_catalog_once, parse_date
 from partpicker.engine import STALE_DAYS, evaluate
 from partpicker.formats import REPORTER_BY_NAME
 from partpicker.report import Report
@@ -31,7 +30,7 @@ def validate(
     day = parse_date(as_of, "--as-of")
 
     def run() -> Report:
-        cat = load_catalog(catalog)
+        cat = load_catalog_once(catalog)
         return evaluate(load_build(build_file, cat), load_rules(), as_of=day, stale_days=stale_days)
 
     report = guarded(run)
