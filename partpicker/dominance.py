@@ -103,7 +103,10 @@ SIGNATURES: dict[str, Callable[[Any, Scores], Signature]] = {
 
 
 def _dominates(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    return all(x >= y for x, y in zip(a, b, strict=True))
+    for x, y in zip(a, b, strict=True):
+        if x < y:
+            return False
+    return True
 
 
 def prune(
@@ -128,7 +131,7 @@ def prune(
         group, score = signature(part, scores)
         frontier = kept.setdefault(group, [])
         if keep == 1:
-            dominated = any(_dominates(s, score) for s, _ in frontier)
+            dominated = any(s == score or _dominates(s, score) for s, _ in frontier)
         else:
             cheaper = {p for s, p in frontier if p < price and _dominates(s, score)}
             dominated = len(cheaper) >= keep

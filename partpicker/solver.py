@@ -512,16 +512,16 @@ def _binding(search: Search, choice: Choice) -> tuple[str, ...]:
             out.append(f"{role}: the cheapest offered")
             continue
         alt = cheaper[0]
-        trial = search._build({**assigned, role: alt.part})
+        swapped = {**assigned, role: alt.part}
         reason = "fits this build, but every build with it costs more overall"
         for rule in sorted(search.rules, key=lambda r: len(r.roles)):  # its own rules first
-            if role not in rule.roles:
+            if role not in rule.roles or search.status(rule, swapped) in search.accepted:
                 continue
+            # Only the rule that fails is run again, for its message.
             params = {name: p.default for name, p in rule.params.items()}
-            outcome = run_rule(rule, trial, params, search.layouts)
-            if outcome.status not in search.accepted:
-                reason = f"fails {rule.id}: {message(rule, outcome)}"
-                break
+            outcome = run_rule(rule, search._build(swapped), params, search.layouts)
+            reason = f"fails {rule.id}: {message(rule, outcome)}"
+            break
         more = f" (and {len(cheaper) - 1} cheaper still)" if len(cheaper) > 1 else ""
         out.append(f"{role}: {alt.part.name} (${alt.usd:,.2f}){more} is cheaper but {reason}")
     return tuple(out)
