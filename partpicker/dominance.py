@@ -103,7 +103,8 @@ SIGNATURES: dict[str, Callable[[Any, Scores], Signature]] = {
 
 
 def _dominates(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    for x, y in zip(a, b, strict=True):
+    # A plain loop: twice as fast as all() over a generator, and this runs 10^5 times.
+    for x, y in zip(a, b, strict=True):  # noqa: SIM110
         if x < y:
             return False
     return True

@@ -541,7 +541,9 @@ def _why(search: Search, request: Request, cheapest: float | None) -> str:
         )
         newest = [p.date for r in empty for part in search.catalog.by_category[r] for p in part.prices]
         if newest and max(newest) < search.day - dt.timedelta(days=request.stale_days):
-            why += f"; the newest price of one is dated {max(newest)}: try --as-of {max(newest)} or a larger --stale-days"
+            why += (
+                f"; the newest price of one is dated {max(newest)}: try --as-of {max(newest)} or a larger --stale-days"
+            )
         return why
     unary_empty = [r for r in search.order if search.after_unary.get(r) == 0]
     if unary_empty:

@@ -33,8 +33,10 @@ def test_added_removed_changed_and_impact(tmp_path: Path) -> None:
     at = text.index("watts: 1600", start)
     psu.write_text(text[:at] + "watts: 1000" + text[at + len("watts: 1600") :])
     ssd = head / "ssd.yaml"
-    ssd.write_text(ssd.read_text() + "  - {id: example-new-drive, name: Example New Drive, brand: Example, "
-                   "sources: [test], interface: nvme, form_factor: M.2-2280, capacity_gb: 2000}\n")
+    ssd.write_text(
+        ssd.read_text() + "  - {id: example-new-drive, name: Example New Drive, brand: Example, "
+        "sources: [test], interface: nvme, form_factor: M.2-2280, capacity_gb: 2000}\n"
+    )
     result = diff(str(base), str(head), repo=ROOT, examples=EXAMPLES, suggest=False)
     assert ("ssd", "example-new-drive", "Example New Drive") in result.added
     assert result.removed == []

@@ -47,8 +47,16 @@ def test_golden(case: Path) -> None:
 def test_json_shape() -> None:
     result = runner.invoke(app, ["suggest", "--as-of", "2018-09-01", "-f", "json", "--catalog", str(ARTICLE_WORLD)])
     doc = json.loads(result.stdout)
-    assert set(doc) >= {"status", "budget_usd", "gpus", "build", "total_usd", "full_scale_usd", "alternatives",
-                        "explanation"}
+    assert set(doc) >= {
+        "status",
+        "budget_usd",
+        "gpus",
+        "build",
+        "total_usd",
+        "full_scale_usd",
+        "alternatives",
+        "explanation",
+    }
     assert doc["gpus"] == {"now": 1, "target": 4}
     assert doc["build"]["gpu"]["count"] == 1
 
