@@ -6,6 +6,8 @@ One list, used by the part models (to normalise what a catalog says) and by
 
 from __future__ import annotations
 
+import functools
+
 # Canonical socket names. Aliases map the spellings seen in spec sheets and datasets
 # (BuildCores writes "TR4", AMD writes "sTR4"; Intel ARK writes "FCLGA2066").
 SOCKETS: dict[str, list[str]] = {
@@ -106,11 +108,13 @@ _SOCKET_INDEX = _index(SOCKETS)
 _FF_INDEX = _index({ff: [a for a, c in FORM_FACTOR_ALIASES.items() if c == ff] for ff in FORM_FACTORS})
 
 
+@functools.cache  # a few dozen spellings, looked up once per part of a 100k catalog
 def socket(word: str) -> str | None:
     """The canonical socket for a spelling, or None if it is not in the vocabulary."""
     return _SOCKET_INDEX.get(_key(word))
 
 
+@functools.cache
 def form_factor(word: str) -> str | None:
     """The canonical motherboard form factor for a spelling, or None."""
     return _FF_INDEX.get(_key(word))
