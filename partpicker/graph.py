@@ -43,21 +43,6 @@ def unary_rules(graph: Graph, role: str) -> list[str]:
     ]
 
 
-def role_edges(graph: Graph) -> Graph:
-    """The roles, joined where some rule ties them (the primal graph)."""
-    primal: Graph = nx.Graph()
-    primal.add_nodes_from(n for n, d in graph.nodes(data=True) if d["kind"] == "role")
-    for node, d in graph.nodes(data=True):
-        if d["kind"] != "rule":
-            continue
-        roles = sorted(graph.neighbors(node))
-        for i, a in enumerate(roles):
-            for b in roles[i + 1 :]:
-                rules = primal.get_edge_data(a, b, {}).get("rules", [])
-                primal.add_edge(a, b, rules=[*rules, str(node)[len("rule:") :]])
-    return primal
-
-
 def to_text(graph: Graph) -> str:
     lines = []
     for node, d in graph.nodes(data=True):

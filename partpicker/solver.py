@@ -33,7 +33,7 @@ from partpicker.build import ROLES, Build
 from partpicker.catalog import Catalog, _norm
 from partpicker.engine import STALE_DAYS, message, run_rule
 from partpicker.errors import InputError
-from partpicker.graph import build_graph
+from partpicker.graph import build_graph, unary_rules
 from partpicker.models import Gpu, Part, Ssd
 from partpicker.rulebook import RuleSpec, rules_for
 
@@ -295,7 +295,8 @@ class Search:
         self.after_dominance: dict[str, int] = {}
         out: dict[str, list[tuple[Part, float]]] = {}
         for role in self.request.roles:
-            unary = [r for r in self.rules if r.roles == [role]]
+            unary_ids = set(unary_rules(self.graph, role))
+            unary = [r for r in self.rules if r.id in unary_ids]
             items = []
             for priced in self.offered[role]:
                 failing = [r for r in unary if self.status(r, {role: priced.part}) not in self.accepted]
@@ -547,7 +548,7 @@ def _why(search: Search, request: Request, cheapest: float | None) -> str:
         return why
     unary_empty = [r for r in search.order if search.after_unary.get(r) == 0]
     if unary_empty:
-        rules = [r.id for r in search.rules if r.roles == [unary_empty[0]]]
+        rules = unary_rules(search.graph, unary_empty[0])
         return f"no offered {unary_empty[0]} passes {', '.join(rules)}"
     common = ", ".join(f"{rid} ({n}x)" for rid, n in search.failures.most_common(4))
     return f"no combination of offered parts passes every rule; the rules that cut most: {common}"
