@@ -568,31 +568,22 @@ def _made_layout(
     free = [p for p in range(1, limit + 1) if p not in used]
     rng.shuffle(free)
     extra: list[dict[str, Any]] = []
+
+    def chipset_slot(label: str, pos: int, size: int) -> dict[str, Any]:
+        return {
+            "label": label.format(n=pos),
+            "position": pos,
+            "physical": size,
+            "lanes": min(size, 4),
+            "gen": chipset_gen,
+            "source": "chipset",
+        }
+
     if free and rng.random() < 0.5:
-        pos = free.pop()
-        extra.append(
-            {
-                "label": big.format(n=pos),
-                "position": pos,
-                "physical": 16,
-                "lanes": 4,
-                "gen": chipset_gen,
-                "source": "chipset",
-            }
-        )
+        extra.append(chipset_slot(big, free.pop(), 16))  # a x16-size slot wired x4
     for _ in range(rng.choice((0, 0, 1, 2))):
         if free:
-            pos = free.pop()
-            extra.append(
-                {
-                    "label": small.format(n=pos),
-                    "position": pos,
-                    "physical": 1,
-                    "lanes": 1,
-                    "gen": chipset_gen,
-                    "source": "chipset",
-                }
-            )
+            extra.append(chipset_slot(small, free.pop(), 1))
     slots = sorted(slots + extra, key=lambda s: s["position"])
     m2 = _m2(rng, info, spec, brand, cpu_m2=cpu_m2, start=1) if rng.random() < M2_MAP_SHARE else None
     if m2:
