@@ -18,7 +18,7 @@ STATUS_ORDER = {"fail": 0, "unknown": 1, "pass": 2}
 
 def settings(spec: RuleSpec, setting: Any, build: Build) -> tuple[bool, dict[str, Any], str]:
     """(enabled, params, severity) for a rule under a build's override."""
-    params = {name: p.default for name, p in spec.params.items()}
+    params = spec.defaults()
     severity = spec.severity
     if setting is None or setting is True:
         return True, params, severity

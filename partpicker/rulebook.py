@@ -65,6 +65,10 @@ class RuleSpec(_Strict):
     sources: list[str] = Field(min_length=1)
     examples: list[Example] = Field(min_length=2)
 
+    def defaults(self) -> dict[str, Any]:
+        """The parameters at their defaults."""
+        return {name: p.default for name, p in self.params.items()}
+
     @model_validator(mode="after")
     def _consistent(self) -> RuleSpec:
         for role in [*self.roles, *self.applies_when]:

@@ -255,7 +255,7 @@ class Search:
         found = self.cache.get(key)
         if found is None:
             self.checks += 1
-            params = {name: p.default for name, p in rule.params.items()}
+            params = rule.defaults()
             build = self._build({r: assigned[r] for r in rule.roles})
             found = self.cache[key] = run_rule(rule, build, params, self.layouts, explain=False).status
         return found
@@ -519,7 +519,7 @@ def _binding(search: Search, choice: Choice) -> tuple[str, ...]:
             if role not in rule.roles or search.status(rule, swapped) in search.accepted:
                 continue
             # Only the rule that fails is run again, for its message.
-            params = {name: p.default for name, p in rule.params.items()}
+            params = rule.defaults()
             outcome = run_rule(rule, search._build(swapped), params, search.layouts)
             reason = f"fails {rule.id}: {message(rule, outcome)}"
             break

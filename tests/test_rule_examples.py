@@ -18,7 +18,7 @@ CASES = [(spec, ex) for spec in RULES.values() for ex in spec.examples]
 @pytest.mark.parametrize(("spec", "example"), CASES, ids=[f"{s.id}:{e.id}" for s, e in CASES])
 def test_rule_example(spec: RuleSpec, example, catalog: Catalog) -> None:
     build = example_build(example, catalog)
-    params = {name: p.default for name, p in spec.params.items()} | example.params
+    params = spec.defaults() | example.params
     outcome = run_rule(spec, build, params, {})
     assert outcome.status == example.expect, outcome.values
 
@@ -42,7 +42,7 @@ def test_rule_reads_only_what_it_declares(spec: RuleSpec, example, catalog: Cata
     """The solver caches a rule's status on the fields it declares it reads: changing or
     blanking any other field of any part must not change the status."""
     build = example_build(example, catalog)
-    params = {name: p.default for name, p in spec.params.items()} | example.params
+    params = spec.defaults() | example.params
     before = run_rule(spec, build, params, {}).status
     for role in spec.roles:
         attr = "ssds" if role == "ssd" else role

@@ -61,7 +61,7 @@ def brute_force(catalog, request: Request, top: int = 1) -> list[float]:
 
 
 def _status(rule: RuleSpec, build: Build) -> str:
-    params = {name: p.default for name, p in rule.params.items()}
+    params = rule.defaults()
     return run_rule(rule, build, params, {}).status
 
 
