@@ -62,7 +62,7 @@ class Request:
     roles: tuple[str, ...] = ROLES
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Priced:
     """A part with the price used."""
 
@@ -297,13 +297,12 @@ class Search:
         for role in self.request.roles:
             unary_ids = set(unary_rules(self.graph, role))
             unary = [r for r in self.rules if r.id in unary_ids]
-            items = []
-            for priced in self.offered[role]:
-                failing = [r for r in unary if self.status(r, {role: priced.part}) not in self.accepted]
-                if failing:
-                    self.failures.update(r.id for r in failing)
-                else:
-                    items.append((priced.part, priced.usd * _count(self.request, role)))
+            weight = _count(self.request, role)
+            items = [(priced.part, priced.usd * weight) for priced in self.offered[role]]
+            for rule in unary:  # one check per class of alike parts, as in forward filtering
+                kept = self._filter(role, {}, items, [rule])
+                self.failures[rule.id] += len(items) - len(kept)
+                items = kept
             self.after_unary[role] = len(items)
             pruned = dominance.prune(
                 items,
