@@ -123,3 +123,12 @@ def test_rules_graph_dot() -> None:
     assert result.exit_code == 0
     assert result.stdout.startswith("graph partpicker {")
     assert '"cpu" -- "rule:cpu-pcie-lanes"' in result.stdout or '"rule:cpu-pcie-lanes" -- "cpu"' in result.stdout
+
+
+def test_unknown_rules_are_notices_that_say_what_is_missing() -> None:
+    path = ROOT / "examples" / "article-2018.yaml"
+    result = run("validate", str(path), "--format", "github")
+    notices = [line for line in result.stdout.splitlines() if line.startswith("::notice")]
+    assert len(notices) == 1 and "title=gpu-slots::" in notices[0]
+    assert notices[0].count("not checked") == 1
+    assert "pcie_slots of MSI X399 SLI PLUS" in notices[0]
