@@ -276,7 +276,7 @@ def _read_jsonl(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
     except OSError as exc:
         problems.append(Problem("yaml-syntax", spath, None, f"cannot read: {exc.strerror}"))
         return
-    with handle, _gc_paused():
+    with handle, gc_paused():
         for number, line in enumerate(handle, 1):
             head = _JSONL_HEAD.match(line)
             cls = _JSONL_CATEGORY.get(head.group(1)) if head else None
@@ -323,7 +323,7 @@ _JSONL_CATEGORY: dict[bytes, type[Part]] = {name.encode(): cls for name, cls in 
 
 
 @contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
+def gc_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector (reference counting still frees everything)."""
     was_enabled = gc.isenabled()
     gc.disable()

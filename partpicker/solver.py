@@ -30,7 +30,7 @@ from pydantic import BaseModel
 
 from partpicker import dominance
 from partpicker.build import ROLES, Build
-from partpicker.catalog import Catalog, _norm
+from partpicker.catalog import Catalog, _norm, gc_paused
 from partpicker.engine import STALE_DAYS, message, run_rule
 from partpicker.errors import InputError
 from partpicker.graph import build_graph, unary_rules
@@ -467,7 +467,8 @@ class Search:
 def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Solution:
     """The cheapest valid build(s) for a request, or why there is none."""
     search = Search(catalog, rules, request)
-    found = search.run()
+    with gc_paused():  # the search makes many short-lived objects and no cycles worth chasing
+        found = search.run()
     prices = {role: {p.part.id: p for p in items} for role, items in search.offered.items()}
     choices = tuple(_choice(search, assigned, prices) for _, assigned in found)
     stats = Stats(
