@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from partpicker import data, yamlio
-from partpicker.build import PROFILES, ROLES
+from partpicker.build import PROFILES, ROLES, Build
 from partpicker.errors import InputError
 from partpicker.models import CATEGORIES
 
@@ -144,7 +144,6 @@ def rules_for(profile: str, rules: dict[str, RuleSpec]) -> list[RuleSpec]:
 
 def example_build(example: Example, catalog: Any) -> Any:
     """The :class:`~partpicker.build.Build` an example describes (overrides applied)."""
-    from partpicker.build import Build  # local: build imports nothing from here
 
     def get(role: str, ident: str) -> Any:
         part = catalog.parts.get(ident)

@@ -127,10 +127,10 @@ class _Solution(Protocol):
     def as_of(self) -> dt.date: ...
 
 
-def for_suggestion(solution: _Solution, report: object = None) -> str:
+def for_suggestion(solution: _Solution) -> str:
     """`suggest --cost`: the best suggestion as bought, and at full scale when that has more GPUs.
 
-    The price is the suggestion's own (``now_usd``); ``report`` is not needed.
+    The price is the suggestion's own (``now_usd``).
     """
     choice = solution.choices[0]
     build = choice.build

@@ -10,10 +10,10 @@ from typing import Annotated
 
 import typer
 
-from partpicker.build import parse_build
 from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
 from partpicker.engine import STALE_DAYS, evaluate
 from partpicker.errors import InputError
+from partpicker.report import Report
 from partpicker.rulebook import load_rules
 from partpicker.solver import Request, Solution, solve
 from partpicker.suggest_report import SUGGEST_FORMATS, build_file
@@ -96,27 +96,22 @@ def suggest(
         allow_unknown=allow_unknown,
     )
 
-    def run() -> tuple[Solution, object]:
-        cat = load_catalog_once(catalog)
+    def run() -> tuple[Solution, Report | None]:
         rules = load_rules()
-        solution = solve(cat, rules, request)
-        report = None
-        if solution.choices:
-            written = build_file(solution)
-            import yaml
-
-            report = evaluate(parse_build(yaml.safe_load(written), cat, path="suggested"), rules, as_of=solution.as_of)
+        solution = solve(load_catalog_once(catalog), rules, request)
+        # The chosen build's full report: its warnings and, with --allow-unknown, its unknowns.
+        report = evaluate(solution.choices[0].build, rules, as_of=solution.as_of) if solution.choices else None
         return solution, report
 
     solution, report = guarded(run)
-    typer.echo(SUGGEST_FORMATS[format.value](solution, report))  # type: ignore[arg-type]
+    typer.echo(SUGGEST_FORMATS[format.value](solution, report))
     if solution.status != "ok":
         raise typer.Exit(1)
     if cost:
         from partpicker.cli import cost as cost_cli
 
         typer.echo("")
-        typer.echo(guarded(lambda: cost_cli.for_suggestion(solution, report)))
+        typer.echo(guarded(lambda: cost_cli.for_suggestion(solution)))
     if output is not None:
         guarded(lambda: write_atomically(output, build_file(solution)))
 
