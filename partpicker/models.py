@@ -11,7 +11,7 @@ import datetime as dt
 import re
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from partpicker import vocab
@@ -63,6 +63,31 @@ class Price(Strict):
     kind: Literal["msrp", "street", "used"] = Field("street", description="Launch MSRP, new street, or used.")
 
 
+EvidenceKind = Literal["manual", "maker", "review", "database", "derived", "recalled"]
+"""Where a fact comes from, strongest first: the maker's manual (with page), the maker's spec page
+or press release, a hardware review, a curated database snapshot (with its date), derived from
+other sourced facts by a stated rule, or recalled: the curator's knowledge of a named maker's
+document that no copy here could be read of."""
+
+EVIDENCE_KINDS: tuple[str, ...] = ("manual", "maker", "review", "database", "derived", "recalled")
+WEAK_EVIDENCE: frozenset[str] = frozenset({"derived", "recalled"})
+"""Kinds a pass may rest on only with a 'verify before you buy' note."""
+
+
+class Evidence(Strict):
+    """The evidence for one spec field of a part, overriding the part's default kind."""
+
+    kind: EvidenceKind
+    source: str | None = Field(
+        None, min_length=1, description="Where: a URL, 'MSI X399 SLI PLUS manual p. 23', 'BuildCores OpenDB 2026-08-17'."
+    )
+    note: str | None = Field(
+        None,
+        min_length=1,
+        description="For 'recalled': the document the value is recalled from; for 'derived': the rule used.",
+    )
+
+
 class Part(Strict):
     """Fields every part has."""
 
@@ -76,6 +101,30 @@ class Part(Strict):
     prices: list[Price] = Field(default_factory=list)
     sources: list[str] = Field(min_length=1, description="Manufacturer pages or manuals the specs come from.")
     notes: str | None = None
+    evidence: EvidenceKind | None = Field(None, description="Default evidence kind of this part's specs.")
+    field_evidence: dict[str, Evidence] = Field(
+        default_factory=dict, description="Evidence per spec field, where it differs from the part's default."
+    )
+
+    @model_validator(mode="after")
+    def _evidence_fields(self) -> Part:
+        unknown = sorted(set(self.field_evidence) - set(spec_fields(type(self))))
+        if unknown:
+            raise PydanticCustomError(
+                "evidence_field",
+                "field_evidence names {fields}, not a spec field of a {category}",
+                {"fields": ", ".join(unknown), "category": self.category},
+            )
+        return self
+
+    def evidence_of(self, field: str) -> Evidence | None:
+        """The evidence for one spec field: its own entry, else the part's default kind, else None."""
+        own = self.field_evidence.get(field)
+        if own is not None:
+            return own
+        if self.evidence is None:
+            return None
+        return Evidence(kind=self.evidence)
 
     @field_validator("id")
     @classmethod
@@ -273,6 +322,14 @@ class Cooler(Part):
     )
     height_mm: int | None = Field(None, ge=20, le=250)
     radiator_mm: int | None = Field(None, ge=80, le=480)
+
+
+_NOT_SPECS = frozenset({"id", "name", "brand", "aliases", "prices", "sources", "notes", "evidence", "field_evidence"})
+
+
+def spec_fields(cls: type[Part]) -> tuple[str, ...]:
+    """The fields of a part class that are specs (facts a rule may read), in declaration order."""
+    return tuple(name for name in cls.model_fields if name not in _NOT_SPECS)
 
 
 CATEGORIES: dict[str, type[Part]] = {cls.category: cls for cls in (Cpu, Motherboard, Gpu, Psu, Ssd, Case, Ram, Cooler)}
