@@ -87,6 +87,16 @@ class Evidence(Strict):
         description="For 'recalled': the document the value is recalled from; for 'derived': the rule used.",
     )
 
+    @model_validator(mode="after")
+    def _note_for_weak(self) -> Evidence:
+        if self.kind in WEAK_EVIDENCE and self.note is None:
+            raise PydanticCustomError(
+                "evidence_note",
+                "{kind} evidence needs a note: name the document it is recalled from, or the rule it is derived by",
+                {"kind": self.kind},
+            )
+        return self
+
 
 class Part(Strict):
     """Fields every part has."""
