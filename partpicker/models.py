@@ -266,7 +266,14 @@ class Psu(Part):
 
     category: ClassVar[str] = "psu"
 
-    watts: int = Field(ge=100, le=3000)
+    watts: int = Field(ge=100, le=3000, description="Rated continuous output (on 200-240 V mains for units that derate).")
+    low_line_watts: int | None = Field(
+        None,
+        ge=100,
+        le=3000,
+        description="Rated output on 100-127 V mains: equal to watts for units that do not derate, lower for "
+        "230 V units (e.g. 2000 W at 230 V, 1650 W at 115 V); None = not known.",
+    )
     form_factor: PsuFormFactor | None = None
     pcie_8pin: int | None = Field(
         None, ge=0, le=24, description="PCIe 6+2-pin cables the PSU can run (one per GPU socket, no pigtails)."
