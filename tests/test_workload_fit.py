@@ -1,0 +1,123 @@
+"""fit: one (GPU, N) answer with per-card numbers and headroom; the grid suggest will use; parsing."""
+
+from __future__ import annotations
+
+import pytest
+
+from partpicker.workload.fit import DEFAULT_HEADROOM, GpuOption, fit, fit_grid, fit_options, nearest_miss
+from partpicker.workload.models import load_models
+from partpicker.workload.workload_spec import Workload, WorkloadSpecError, parse_workload
+
+MODELS = load_models()
+GPUS = [
+    GpuOption("RTX 3060 12GB", 12),
+    GpuOption("RTX 3090", 24),
+    GpuOption("RTX 5090", 32),
+    GpuOption("A100 80GB", 80),
+]
+
+
+def test_default_headroom_is_ten_percent() -> None:
+    assert DEFAULT_HEADROOM == 0.10
+
+
+def test_qlora_70b_fits_one_80gb_card_not_one_24gb_card() -> None:
+    w = parse_workload("qlora llama-3.1-70b seq 4096 batch 1", MODELS)
+    big, small = fit(w, 80), fit(w, 24)
+    assert big.fits and not small.fits
+    assert big.margin_gib is not None and big.margin_gib > 0
+    assert "needs" in small.reason and "GiB" in small.reason
+    assert small.per_card_gib()[0]["total"] > 24 * 0.9
+
+
+def test_headroom_is_applied_per_card() -> None:
+    w = parse_workload("serve llama-3.1-8b bf16 ctx 8192 users 1", MODELS)
+    need = fit(w, 1000).peak_gib
+    assert need is not None
+    assert fit(w, need / 0.9 + 0.01).fits
+    assert not fit(w, need / 0.9 - 0.01).fits
+    assert fit(w, need + 0.01, headroom=0).fits
+
+
+def test_impossible_split_is_a_no_with_the_reason() -> None:
+    w = parse_workload("serve llama-3.2-3b q4", MODELS)
+    r = fit(w, 24, 3, strategy="tensor")
+    assert not r.fits and r.plan is None and "power-of-two" in r.reason
+
+
+def test_full_finetune_of_70b_does_not_fit_eight_24gb_cards() -> None:
+    w = parse_workload("finetune llama-3.1-70b full bf16", MODELS)
+    r = fit(w, 24, 8)
+    assert not r.fits and r.peak_gib is not None and r.peak_gib > 100
+
+
+def test_options_are_fitting_and_smallest_first() -> None:
+    w = parse_workload("serve qwen2.5-32b q4 ctx 16384 users 4", MODELS)
+    options = fit_options(w, GPUS)
+    assert options and all(o.fits for o in options)
+    totals = [o.total_vram_gb for o in options]
+    assert totals == sorted(totals)
+    # 2 x 24 and 4 x 12 tie at 48 GiB: fewer cards first
+    assert [(o.gpu, o.n_gpus) for o in options[:2]] == [("RTX 3090", 2), ("RTX 3060 12GB", 4)]
+    grid = fit_grid(w, GPUS)
+    assert len(grid) == len(GPUS) * 8
+    miss = nearest_miss(grid)
+    assert miss is not None and not miss.fits
+
+
+def test_more_cards_never_turn_a_fit_into_a_miss_under_tensor_parallel() -> None:
+    w = parse_workload("serve llama-3.1-70b q4 ctx 8192 users 2", MODELS)
+    fits = [fit(w, 24, n).fits for n in (1, 2, 4, 8)]
+    assert fits == sorted(fits)
+
+
+# --- the workload line ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        (
+            "serve qwen2.5-32b q4 ctx 16384 users 4",
+            {"task": "serve", "weights": "q4_k_m", "context": 16384, "users": 4},
+        ),
+        ("finetune llama-3.1-8b full bf16", {"task": "full", "weights": "bf16"}),
+        ("qlora llama-3.1-70b seq 4096 batch 1", {"task": "qlora", "weights": "nf4", "seq": 4096, "batch": 1}),
+        ("finetune llama-3.1-8b lora seq 2k rank 64", {"task": "lora", "seq": 2048, "lora_rank": 64}),
+        ("serve llama-3.1-70b fp8 ctx 32k batch 8 kv fp8", {"users": 8, "context": 32768, "kv_dtype": "fp8"}),
+        ("lora qwen2.5-7b no-checkpointing adamw-8bit", {"gradient_checkpointing": False, "optimizer": "adamw_8bit"}),
+    ],
+)
+def test_parse_workload(text: str, expected: dict[str, object]) -> None:
+    w = parse_workload(text, MODELS)
+    for key, value in expected.items():
+        assert getattr(w, key) == value, key
+
+
+def test_parse_makes_the_model_canonical_and_round_trips() -> None:
+    w = parse_workload("serve Qwen2.5-32B-Instruct awq ctx 8192", MODELS)
+    assert w.model == "qwen2.5-32b"
+    assert parse_workload(w.describe(), MODELS) == w
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("serve", "a workload is"),
+        ("dance llama-3.1-8b", "unknown task"),
+        ("serve no-such-model", "unknown model"),
+        ("serve llama-3.1-8b ctx lots", "needs a number"),
+        ("serve llama-3.1-8b sparkly", "cannot read"),
+        ("finetune llama-3.1-8b full q4", "cannot be trained"),
+        ("qlora llama-3.1-8b bf16", "not 4-bit"),
+    ],
+)
+def test_parse_errors_say_why(text: str, message: str) -> None:
+    with pytest.raises(WorkloadSpecError, match=message):
+        parse_workload(text, MODELS)
+
+
+def test_workload_is_frozen() -> None:
+    w = Workload(task="serve", model="llama-3.1-8b")
+    with pytest.raises(ValueError):
+        w.users = 3  # type: ignore[misc]
