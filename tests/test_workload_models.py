@@ -103,3 +103,12 @@ def test_head_dim_defaults_to_hidden_over_heads(models: ModelCatalog) -> None:
     tiny = load_models(overlays=[DATA / "overlay.yaml"])["tiny"]
     assert tiny.dim_head == 2048 // 32
     assert models["qwen3-32b"].dim_head == 128  # explicit, not 5120 / 64
+
+
+def test_model_rows_for_the_models_command(models: ModelCatalog) -> None:
+    from partpicker.workload.models import model_rows
+
+    rows = {r["id"]: r for r in model_rows(models)}
+    assert rows["mixtral-8x7b"]["experts"] == "2/8"
+    assert rows["llama-3.1-8b"]["params_b"] == 8.03
+    assert all(r["source"] and r["evidence"] for r in rows.values())

@@ -24,7 +24,7 @@ from partpicker.workload.memory import (
     plan,
     weight_bytes,
 )
-from partpicker.workload.models import ModelCatalog, ModelSpec, ParamCounts, load_models, param_counts
+from partpicker.workload.models import ModelCatalog, ModelSpec, ParamCounts, load_models, model_rows, param_counts
 from partpicker.workload.workload_spec import Workload, WorkloadSpecError, parse_workload
 
 __all__ = [
@@ -46,6 +46,7 @@ __all__ = [
     "fit_options",
     "kv_bytes_per_token",
     "load_models",
+    "model_rows",
     "nearest_miss",
     "param_counts",
     "parse_workload",

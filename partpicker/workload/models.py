@@ -216,3 +216,29 @@ def load_models(path: Path | None = None, overlays: Iterable[Path] = ()) -> Mode
         for spec in _read(file):
             found[spec.id] = spec
     return ModelCatalog(models=found)
+
+
+def model_rows(catalog: ModelCatalog | None = None) -> list[dict[str, object]]:
+    """One row per model for ``partpicker models``: id, size, shape, context, source and evidence."""
+    rows: list[dict[str, object]] = []
+    for m in (catalog or load_models()).models.values():
+        counts = param_counts(m)
+        rows.append(
+            {
+                "id": m.id,
+                "name": m.name,
+                "params_b": round(counts.total / 1e9, 2),
+                "active_params_b": round(counts.active / 1e9, 2) if m.moe else None,
+                "layers": m.layers,
+                "hidden": m.hidden_size,
+                "heads": m.heads,
+                "kv_heads": m.kv_heads,
+                "head_dim": m.dim_head,
+                "vocab": m.vocab_size,
+                "max_context": m.max_context,
+                "experts": f"{m.moe.active}/{m.moe.experts}" if m.moe else None,
+                "source": m.source,
+                "evidence": m.evidence.kind,
+            }
+        )
+    return rows
