@@ -121,3 +121,14 @@ def test_workload_is_frozen() -> None:
     w = Workload(task="serve", model="llama-3.1-8b")
     with pytest.raises(ValueError):
         w.users = 3  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("model_id", sorted(MODELS.models))
+def test_every_model_and_task_gets_a_per_card_breakdown_on_1_to_8_cards(model_id: str) -> None:
+    for task in ("serve", "full", "lora", "qlora"):
+        w = Workload(task=task, model=model_id)
+        for n in range(1, 9):
+            r = fit(w, 80, n, model=MODELS[model_id])
+            assert r.plan is not None, r.reason
+            cards = r.per_card_gib()
+            assert len(cards) == n and all(c["total"] > 0 for c in cards)
