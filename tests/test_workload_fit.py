@@ -109,7 +109,8 @@ def test_parse_makes_the_model_canonical_and_round_trips() -> None:
         ("serve llama-3.1-8b ctx lots", "needs a number"),
         ("serve llama-3.1-8b sparkly", "cannot read"),
         ("finetune llama-3.1-8b full q4", "cannot be trained"),
-        ("qlora llama-3.1-8b bf16", "not 4-bit"),
+        ("qlora llama-3.1-8b bf16", "4-bit base"),
+        ("qlora llama-3.1-8b q4", "4-bit base"),
     ],
 )
 def test_parse_errors_say_why(text: str, message: str) -> None:
@@ -132,3 +133,10 @@ def test_every_model_and_task_gets_a_per_card_breakdown_on_1_to_8_cards(model_id
             assert r.plan is not None, r.reason
             cards = r.per_card_gib()
             assert len(cards) == n and all(c["total"] > 0 for c in cards)
+
+
+def test_context_beyond_the_model_is_noted() -> None:
+    w = parse_workload("serve gemma-2-9b ctx 32k", MODELS)
+    r = fit(w, 80)
+    assert r.plan is not None
+    assert any("exceed" in n for n in r.plan.notes)

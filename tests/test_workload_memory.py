@@ -209,3 +209,13 @@ def test_pipeline_cards_sum_to_the_whole_weights(model_id: str, n: int) -> None:
     whole = weight_bytes(m, "q8_0")
     extra = whole * 0 if not m.tied_embeddings else m.vocab_size * m.hidden_size * 8.5008 / 8
     assert sum(c.weights for c in p.cards) == pytest.approx(whole + extra, rel=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(model_ids, st.sampled_from(["full", "lora", "qlora"]), st.integers(128, 8192), st.integers(1, 8))
+def test_training_memory_grows_with_seq_and_batch(model_id: str, task: str, seq: int, batch: int) -> None:
+    m = MODELS[model_id]
+    base = plan(Workload(task=task, model=model_id, seq=seq, batch=batch), m).peak.total
+    longer = plan(Workload(task=task, model=model_id, seq=seq + 1, batch=batch), m).peak.total
+    wider = plan(Workload(task=task, model=model_id, seq=seq, batch=batch + 1), m).peak.total
+    assert base <= longer and base <= wider

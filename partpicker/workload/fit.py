@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from partpicker.workload.memory import GIB, RUNTIME_OVERHEAD_GIB, MemoryPlan, SplitError, Strategy, plan
 from partpicker.workload.models import ModelCatalog, ModelSpec, load_models
@@ -67,10 +68,16 @@ class FitResult:
         return [] if self.plan is None else [c.gib() for c in self.plan.cards]
 
 
+@cache
+def bundled_models() -> ModelCatalog:
+    """The bundled model list, read once."""
+    return load_models()
+
+
 def _model(workload: Workload, model: ModelSpec | None, catalog: ModelCatalog | None) -> ModelSpec:
     if model is not None:
         return model
-    return (catalog or load_models())[workload.model]
+    return (catalog or bundled_models())[workload.model]
 
 
 def fit(

@@ -264,6 +264,9 @@ def plan(
     fmt = weight_format(workload.weights)
     overhead = overhead_gib * GIB
     notes: list[str] = []
+    tokens = workload.context if workload.task == "serve" else workload.seq
+    if model.max_context is not None and tokens > model.max_context:
+        notes.append(f"{tokens} tokens per sequence exceed {model.id}'s max_context of {model.max_context}")
     if model.sliding_window and workload.task == "serve":
         notes.append(f"{model.id}: sliding-window layers ({model.sliding_window} tokens) counted at full context")
     cards: list[CardMemory] = []

@@ -25,6 +25,7 @@ Task = Literal["serve", "full", "lora", "qlora"]
 Optimizer = Literal["adamw", "adamw_8bit"]
 
 DEFAULT_WEIGHTS: dict[str, str] = {"serve": "bf16", "full": "bf16", "lora": "bf16", "qlora": "nf4"}
+QLORA_BASES = frozenset({"nf4", "int4", "gptq", "awq"})
 DEFAULT_CONTEXT = 4096
 DEFAULT_SEQ = 2048
 
@@ -66,8 +67,10 @@ class Workload(BaseModel):
         fmt = weight_format(self.weights)
         if self.task == "full" and not fmt.trainable:
             raise ValueError(f"a full fine-tune trains the weights themselves; {fmt.name} weights cannot be trained")
-        if self.task == "qlora" and fmt.bits > 5:
-            raise ValueError(f"QLoRA trains on a 4-bit base; {fmt.name} is not 4-bit (use lora)")
+        if self.task == "qlora" and fmt.name not in QLORA_BASES:
+            raise ValueError(
+                f"QLoRA trains adapters on a 4-bit base ({', '.join(sorted(QLORA_BASES))}); not {fmt.name} (use lora)"
+            )
         return self
 
     @property
