@@ -15,6 +15,7 @@ SOCKETS: dict[str, list[str]] = {
     "sTRX4": ["TRX4", "SP3r3"],
     "sTR5": ["TR5", "SP6"],
     "sWRX8": ["WRX8", "SP3r4"],
+    "SP3": ["Socket SP3", "LGA4094"],
     "AM4": [],
     "AM5": ["LGA1718"],
     "LGA2066": ["LGA 2066", "FCLGA2066", "Socket R4"],
