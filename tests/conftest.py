@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from partpicker.catalog import Catalog, load_catalog
-from partpicker.rulebook import RuleSpec, load_rules
+from partpicker.rules.rulebook import RuleSpec, load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from partpicker.catalog_diff import diff
+from partpicker.catalog.diff import diff
 from partpicker.cli import app
 
 from .conftest import ROOT

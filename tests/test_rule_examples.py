@@ -7,9 +7,9 @@ import dataclasses
 import pytest
 
 from partpicker.catalog import Catalog
-from partpicker.checks import CHECKS
-from partpicker.engine import run_rule
-from partpicker.rulebook import RuleSpec, example_build, load_rules
+from partpicker.rules.checks import CHECKS
+from partpicker.rules.rulebook import RuleSpec, example_build, load_rules
+from partpicker.validate.engine import run_rule
 
 RULES = load_rules()
 CASES = [(spec, ex) for spec in RULES.values() for ex in spec.examples]

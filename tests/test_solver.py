@@ -9,9 +9,9 @@ import random
 import pytest
 
 from partpicker.build import Build
-from partpicker.engine import evaluate, run_rule
-from partpicker.rulebook import RuleSpec, load_rules, rules_for
-from partpicker.solver import Request, offer, solve
+from partpicker.rules.rulebook import RuleSpec, load_rules, rules_for
+from partpicker.suggest.search import Request, offer, solve
+from partpicker.validate.engine import evaluate, run_rule
 
 from .support.random_catalog import DAY, make
 

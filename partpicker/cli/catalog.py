@@ -29,8 +29,8 @@ def catalog_check(
 ) -> None:
     """Load every catalog file and report every problem with file and line (exit 1 if any)."""
     from partpicker.catalog import catalog_files
-    from partpicker.formats.problems import PROBLEM_REPORTER_BY_NAME
-    from partpicker.lint import check_catalog
+    from partpicker.catalog.checks import check_catalog
+    from partpicker.catalog.formats import PROBLEM_REPORTER_BY_NAME
 
     files = guarded(lambda: catalog_files(paths))
     if not files:
@@ -55,8 +55,8 @@ def catalog_diff(
     suggest: Annotated[bool, typer.Option(help="Also compare the answers to the standard suggest requests.")] = True,
 ) -> None:
     """Parts added, removed and changed, and which example builds change verdict."""
-    from partpicker import catalog_diff as cd
-    from partpicker.data import examples_dir
+    from partpicker.catalog import diff as cd
+    from partpicker.paths import examples_dir
 
     examples = sorted(examples_dir().glob("*.yaml"))
     result = guarded(lambda: cd.diff(base, head, repo=repo, examples=examples, suggest=suggest))
@@ -66,7 +66,7 @@ def catalog_diff(
 @app.command("checks")
 def catalog_checks() -> None:
     """List the ids of the catalog checks."""
-    from partpicker.lint import all_checks
+    from partpicker.catalog.checks import all_checks
 
     for check_id, summary in all_checks().items():
         typer.echo(f"{check_id:<16} {summary}")

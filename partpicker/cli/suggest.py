@@ -11,12 +11,12 @@ from typing import Annotated
 import typer
 
 from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
-from partpicker.engine import STALE_DAYS, evaluate
 from partpicker.errors import InputError
-from partpicker.report import Report
-from partpicker.rulebook import load_rules
-from partpicker.solver import Request, Solution, solve
-from partpicker.suggest_report import SUGGEST_FORMATS, build_file
+from partpicker.rules.rulebook import load_rules
+from partpicker.suggest.formats import SUGGEST_FORMATS, build_file
+from partpicker.suggest.search import Request, Solution, solve
+from partpicker.validate.engine import STALE_DAYS, evaluate
+from partpicker.validate.report import Report
 
 
 class SuggestFormat(StrEnum):

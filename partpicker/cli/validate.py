@@ -10,10 +10,10 @@ import typer
 
 from partpicker.build import load_build
 from partpicker.cli.common import AsOfOpt, CatalogOpt, guarded, load_catalog_once, parse_date
-from partpicker.engine import STALE_DAYS, evaluate
-from partpicker.formats import REPORTER_BY_NAME
-from partpicker.report import Report
-from partpicker.rulebook import load_rules
+from partpicker.rules.rulebook import load_rules
+from partpicker.validate.engine import STALE_DAYS, evaluate
+from partpicker.validate.formats import REPORTER_BY_NAME
+from partpicker.validate.report import Report
 
 ReportFormat = Enum("ReportFormat", {name: name for name in REPORTER_BY_NAME}, type=str)  # type: ignore[misc]
 

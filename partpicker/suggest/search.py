@@ -1,0 +1,554 @@
+"""`suggest`: the provably cheapest valid build, by exact search over the constraint graph.
+
+1. Offer: each role's parts priced as of the date (newest point within the staleness
+   window), minus exclusions, narrowed by pins (`--require`, `--gpu`) and `--min-vram`.
+2. Filter each role by its unary rules (graph rule nodes of degree one).
+3. Prune dominated parts (:mod:`partpicker.suggest.dominance`).
+4. Branch and bound over the roles, in an order read off the graph (each step completes
+   as many rules as it can). A rule is checked as soon as all its roles are chosen; when
+   all roles but one of a rule are chosen, that role's domain is filtered by it (forward
+   checking). The bound is the cost so far plus the cheapest remaining part of every
+   unchosen role: admissible, so no cheaper build is ever cut. Candidates are tried
+   cheapest first, so the first break on the bound ends a whole level.
+
+Every error-severity rule of the profile must *pass* (unknown is not enough, unless the
+request says ``allow_unknown``: then the answer is the cheapest build not known to fail,
+and says which rules it could not check); warnings are enforced only with ``strict``.
+Results are exact: tests compare them with brute force.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import Counter
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from partpicker.build import ROLES, Build
+from partpicker.catalog.load import Catalog, _norm, gc_paused
+from partpicker.errors import InputError
+from partpicker.models import Gpu, Part, Ssd
+from partpicker.rules.graph import build_graph, unary_rules
+from partpicker.rules.rulebook import RuleSpec, rules_for
+from partpicker.suggest import dominance
+from partpicker.validate.engine import STALE_DAYS, message, run_rule
+
+Objective = Literal["now", "full"]
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the user asked for."""
+
+    gpus: int = 4
+    start_gpus: int = 1
+    budget: float | None = None
+    gpu: str | None = None
+    min_vram: float = 11.0
+    min_storage_gb: int = 0
+    require: dict[str, str] = field(default_factory=dict)
+    exclude: tuple[str, ...] = ()
+    as_of: dt.date | None = None
+    stale_days: int = STALE_DAYS
+    objective: Objective = "now"
+    top: int = 1
+    strict: bool = False
+    allow_unknown: bool = False
+    profile: str = "dl-workstation"
+    roles: tuple[str, ...] = ROLES
+
+
+@dataclass(frozen=True, slots=True)
+class Priced:
+    """A part with the price used."""
+
+    part: Part
+    usd: float
+    date: dt.date
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One suggested build."""
+
+    build: Build
+    prices: dict[str, Priced]
+    now_usd: float
+    full_usd: float
+
+
+@dataclass(frozen=True)
+class Stats:
+    """How much work the search did."""
+
+    offered: dict[str, int]
+    after_unary: dict[str, int]
+    after_dominance: dict[str, int]
+    nodes: int
+    rule_checks: int
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The answer: builds cheapest first, or why there is none."""
+
+    status: Literal["ok", "infeasible"]
+    request: Request
+    choices: tuple[Choice, ...]
+    cheapest_usd: float | None
+    reason: str
+    binding: tuple[str, ...]
+    stats: Stats
+    as_of: dt.date
+
+
+def _freeze(value: Any) -> Hashable:
+    """A hashable stand-in for a spec value (lists, dicts and models included)."""
+    if isinstance(value, BaseModel):
+        return tuple((name, _freeze(getattr(value, name))) for name in type(value).model_fields)
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    return value  # type: ignore[no-any-return]
+
+
+def _count(request: Request, role: str) -> int:
+    if role == "gpu":
+        return request.start_gpus if request.objective == "now" else request.gpus
+    return 1
+
+
+def offer(catalog: Catalog, request: Request, day: dt.date) -> dict[str, list[Priced]]:
+    """Each role's purchasable parts as of ``day``, after exclusions and pins."""
+    excluded = {_resolve_any(catalog, name).id for name in request.exclude}
+    pinned: dict[str, set[str]] = {}
+    for role, name in request.require.items():
+        if role not in request.roles:
+            raise InputError(f"--require {role}=...: unknown role", hint=f"roles: {', '.join(request.roles)}")
+        try:
+            pinned[role] = {catalog.resolve(name, role).id}
+        except LookupError as exc:
+            raise InputError(f"--require {role}={name}: {exc}") from None
+    if request.gpu and "gpu" not in pinned:
+        pinned["gpu"] = {p.id for p in gpu_model(catalog, request.gpu)}
+    out: dict[str, list[Priced]] = {}
+    for role in request.roles:
+        items = []
+        for part in catalog.by_category[role]:
+            if part.id in excluded or (role in pinned and part.id not in pinned[role]):
+                continue
+            if role == "gpu" and not request.gpu and role not in request.require:
+                assert isinstance(part, Gpu)
+                if part.vram_gb is None or part.vram_gb < request.min_vram:
+                    continue
+            if role == "ssd":
+                assert isinstance(part, Ssd)
+                if part.capacity_gb < request.min_storage_gb:
+                    continue
+            point = part.price_as_of(day)
+            if point is None or (day - point.date).days > request.stale_days:
+                continue
+            items.append(Priced(part, point.usd, point.date))
+        out[role] = items
+    return out
+
+
+def gpu_model(catalog: Catalog, name: str) -> list[Part]:
+    """Cards of a GPU model ("RTX 3090" matches every GeForce RTX 3090 board, not the 3090 Ti),
+    or the one card a name resolves to."""
+    want = _norm(name)
+    cards: list[Part] = [
+        g
+        for g in catalog.by_category["gpu"]
+        if isinstance(g, Gpu) and re.search(rf"(^| ){re.escape(want)}$", _norm(g.chip))
+    ]
+    if cards:
+        return cards
+    try:
+        return [catalog.resolve(name, "gpu")]
+    except LookupError as exc:
+        raise InputError(f"--gpu {name}: {exc}") from None
+
+
+def _resolve_any(catalog: Catalog, name: str) -> Part:
+    if name in catalog.parts:
+        return catalog.parts[name]
+    for category in catalog.by_category:
+        try:
+            return catalog.resolve(name, category)
+        except LookupError:
+            continue
+    raise InputError(f"--exclude {name}: no part of any category matches", hint="use a catalog id")
+
+
+class Search:
+    """Branch and bound over one request (see the module docstring)."""
+
+    def __init__(self, catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> None:
+        if request.start_gpus > request.gpus:
+            raise InputError(f"--start-gpus {request.start_gpus} is more than --gpus {request.gpus}")
+        self.request = request
+        self.day = request.as_of or dt.date.today()
+        severities = {"error"} | ({"warning"} if request.strict else set())
+        self.rules = [
+            r
+            for r in rules_for(request.profile, rules)
+            if r.severity in severities and all(role in request.roles for role in r.roles)
+        ]
+        self.graph = build_graph(self.rules)
+        self.accepted = {"pass", "unknown"} if request.allow_unknown else {"pass"}
+        self.catalog = catalog
+        self.offered = offer(catalog, request, self.day)
+        self.cache: dict[tuple[Any, ...], str] = {}
+        self.spec_class: dict[tuple[str, str, str], int] = {}
+        self.spec_ids: dict[Hashable, int] = {}
+        self.layouts: dict[Any, Any] = {}
+        self.failures: Counter[str] = Counter()
+        self.forward_rules: dict[tuple[str, str, frozenset[str]], list[RuleSpec]] = {}
+        self.forward_memo: dict[tuple[Any, ...], tuple[list[Any], list[tuple[Part, float]]]] = {}
+        self.class_memo: dict[tuple[str, str, int], tuple[list[Any], list[int], list[Part]]] = {}
+        self.nodes = 0
+        self.checks = 0
+        self.order = self._order()
+
+    # -- building blocks -------------------------------------------------------------
+
+    def _build(self, assigned: dict[str, Part]) -> Build:
+        installed = self.request.start_gpus if "gpu" in assigned else 0
+        ssd = assigned.get("ssd")
+        return Build(
+            name="suggestion",
+            profile=self.request.profile,
+            target_gpus=self.request.gpus,
+            cpu=assigned.get("cpu"),  # type: ignore[arg-type]
+            motherboard=assigned.get("motherboard"),  # type: ignore[arg-type]
+            gpu=assigned.get("gpu"),  # type: ignore[arg-type]
+            gpu_count=installed,
+            ram=assigned.get("ram"),  # type: ignore[arg-type]
+            ssds=(ssd,) if ssd is not None else (),  # type: ignore[arg-type]
+            psu=assigned.get("psu"),  # type: ignore[arg-type]
+            case=assigned.get("case"),  # type: ignore[arg-type]
+            cooler=assigned.get("cooler"),  # type: ignore[arg-type]
+            as_of=self.day,
+        )
+
+    def _spec_class(self, rule: RuleSpec, role: str, part: Part) -> int:
+        """A small number naming the values of the fields ``rule`` reads of ``part``: parts
+        with equal numbers are alike to that rule (cached per part)."""
+        key = (rule.id, role, part.id)
+        found = self.spec_class.get(key)
+        if found is None:
+            specs = (rule.id, role, tuple(_freeze(getattr(part, name)) for name in rule.reads[role]))
+            found = self.spec_ids.setdefault(specs, len(self.spec_ids))
+            self.spec_class[key] = found
+        return found
+
+    def status(self, rule: RuleSpec, assigned: dict[str, Part]) -> str:
+        """A rule's status on the chosen parts of its roles, cached by the specs it reads
+        (so two boards with one slot map, or two cards of one width, share one check)."""
+        key = (rule.id, *(self._spec_class(rule, r, assigned[r]) for r in rule.roles))
+        found = self.cache.get(key)
+        if found is None:
+            self.checks += 1
+            params = rule.defaults()
+            build = self._build({r: assigned[r] for r in rule.roles})
+            found = self.cache[key] = run_rule(rule, build, params, self.layouts, explain=False).status
+        return found
+
+    def _order(self, domains: dict[str, list[tuple[Part, float]]] | None = None) -> list[str]:
+        """Roles in search order, read off the graph: greedily the role that completes the
+        most rules, ties by the most rules touched, then by the widest price spread (deciding
+        the costly choices first tightens the bound soonest), then by name."""
+        order: list[str] = []
+        remaining = set(self.request.roles)
+
+        def spread(role: str) -> float:
+            prices = [price for _, price in (domains or {}).get(role, [])]
+            return max(prices) - min(prices) if prices else 0.0
+
+        while remaining:
+
+            def score(role: str) -> tuple[int, int, float]:
+                done = set(order) | {role}
+                rule_nodes = list(self.graph.neighbors(role))
+                completes = sum(1 for n in rule_nodes if set(self.graph.neighbors(n)) <= done)
+                return (completes, len(rule_nodes), spread(role))
+
+            best = max(sorted(remaining), key=score)
+            order.append(best)
+            remaining.remove(best)
+        return order
+
+    def rules_completed_by(self, role: str, done: set[str]) -> list[RuleSpec]:
+        return [r for r in self.rules if role in r.roles and set(r.roles) <= done]
+
+    # -- the search ------------------------------------------------------------------
+
+    def domains(self) -> dict[str, list[tuple[Part, float]]]:
+        """Each role's domain after unary rules and dominance, with its cost weight."""
+        self.after_unary: dict[str, int] = {}
+        self.after_dominance: dict[str, int] = {}
+        out: dict[str, list[tuple[Part, float]]] = {}
+        for role in self.request.roles:
+            unary_ids = set(unary_rules(self.graph, role))
+            unary = [r for r in self.rules if r.id in unary_ids]
+            weight = _count(self.request, role)
+            items = [(priced.part, priced.usd * weight) for priced in self.offered[role]]
+            for rule in unary:  # one check per class of alike parts, as in forward filtering
+                kept = self._filter(role, {}, items, [rule])
+                self.failures[rule.id] += len(items) - len(kept)
+                items = kept
+            self.after_unary[role] = len(items)
+            pruned = dominance.prune(
+                items,
+                role,
+                keep=self.request.top,
+                strict=self.request.strict,
+                unknown_is_best=self.request.allow_unknown,
+            )
+            self.after_dominance[role] = len(pruned)
+            out[role] = pruned
+        return out
+
+    def run(self) -> list[tuple[float, dict[str, Part]]]:
+        """The ``top`` cheapest builds with distinct objective totals, cheapest first."""
+        domains = self.domains()
+        self.order = self._order(domains)
+        self.found: list[tuple[float, dict[str, Part]]] = []
+        if all(domains[r] for r in self.order):
+            self._descend(0, {}, 0.0, 0.0, domains)
+        return self.found
+
+    def _bound(self) -> float:
+        if len(self.found) < self.request.top:
+            return float("inf")
+        return self.found[-1][0]
+
+    def _now_weight(self, role: str, cost: float) -> float:
+        if role == "gpu" and self.request.objective == "full":
+            return cost * self.request.start_gpus / self.request.gpus
+        return cost
+
+    def _descend(
+        self,
+        depth: int,
+        assigned: dict[str, Part],
+        cost: float,
+        now: float,
+        domains: dict[str, list[tuple[Part, float]]],
+    ) -> None:
+        self.nodes += 1
+        if depth == len(self.order):
+            self._record(cost, dict(assigned))
+            return
+        role = self.order[depth]
+        rest = self.order[depth + 1 :]
+        rest_lb = sum(domains[r][0][1] for r in rest)
+        rest_now_lb = sum(self._now_weight(r, domains[r][0][1]) for r in rest)
+        done = set(assigned) | {role}
+        completed = self.rules_completed_by(role, done)
+        for part, price in domains[role]:
+            if cost + price + rest_lb >= self._bound():
+                break  # candidates are sorted by price: the rest are dearer still
+            now_here = now + self._now_weight(role, price)
+            if self.request.budget is not None and now_here + rest_now_lb > self.request.budget + 1e-9:
+                continue  # objective "full": a dearer part may still be cheaper now
+            assigned[role] = part
+            failed = next((r for r in completed if self.status(r, assigned) not in self.accepted), None)
+            if failed is not None:
+                self.failures[failed.id] += 1
+                continue
+            narrowed = self._forward(role, assigned, rest, domains)
+            if narrowed is not None:
+                self._descend(depth + 1, assigned, cost + price, now_here, narrowed)
+        assigned.pop(role, None)
+
+    def _forward(
+        self,
+        role: str,
+        assigned: dict[str, Part],
+        rest: Sequence[str],
+        domains: dict[str, list[tuple[Part, float]]],
+    ) -> dict[str, list[tuple[Part, float]]] | None:
+        """Filter each unchosen role by the rules that choosing ``role`` leaves it alone in
+        (the domains were filtered by the earlier rules already); None if one empties."""
+        out = dict(domains)
+        done = set(assigned)
+        for other in rest:
+            rules = self.forward_rules.get((role, other, frozenset(done)))
+            if rules is None:
+                rules = [
+                    r for r in self.rules if role in r.roles and other in r.roles and set(r.roles) - {other} <= done
+                ]
+                self.forward_rules[(role, other, frozenset(done))] = rules
+            if not rules:
+                continue
+            # The filtered domain depends only on the input domain and on what the rules
+            # read of the chosen parts: memoise on that (many branches share it).
+            domain = out[other]
+            memo_key = (
+                other,
+                id(domain),
+                tuple((r.id, *(self._spec_class(r, x, assigned[x]) for x in r.roles if x != other)) for r in rules),
+            )
+            memo = self.forward_memo.get(memo_key)
+            if memo is not None and memo[0] is domain:
+                kept = memo[1]
+            else:
+                kept = self._filter(other, assigned, domain, rules)
+                self.forward_memo[memo_key] = (domain, kept)
+            if not kept:
+                self.failures.update(r.id for r in rules)
+                return None
+            out[other] = kept
+        return out
+
+    def _filter(
+        self, role: str, assigned: dict[str, Part], domain: list[tuple[Part, float]], rules: list[RuleSpec]
+    ) -> list[tuple[Part, float]]:
+        """The parts of ``domain`` that pass ``rules`` with the chosen parts: each rule is
+        checked once per class of alike parts, not once per part."""
+        keep: list[bool] | None = None
+        trial = dict(assigned)
+        for rule in rules:
+            classes, representatives = self._classes(rule, role, domain)
+            # The cache key of each representative differs only in this role's class.
+            at = rule.roles.index(role)
+            fixed = [self._spec_class(rule, r, assigned[r]) if r != role else 0 for r in rule.roles]
+            verdicts = []
+            for part in representatives:
+                fixed[at] = self._spec_class(rule, role, part)
+                status = self.cache.get((rule.id, *fixed))
+                if status is None:
+                    trial[role] = part
+                    status = self.status(rule, trial)
+                verdicts.append(status in self.accepted)
+            if keep is None:
+                keep = [verdicts[c] for c in classes]
+            else:
+                keep = [k and verdicts[c] for k, c in zip(keep, classes, strict=True)]
+        if keep is None:
+            return domain
+        return [item for item, k in zip(domain, keep, strict=True) if k]
+
+    def _classes(self, rule: RuleSpec, role: str, domain: list[tuple[Part, float]]) -> tuple[list[int], list[Part]]:
+        """For each part of ``domain``, the index of its class for ``rule``; and one part per
+        class (memoised per domain list: the search passes the same lists down many branches)."""
+        key = (rule.id, role, id(domain))
+        memo = self.class_memo.get(key)
+        if memo is not None and memo[0] is domain:
+            return memo[1], memo[2]
+        index: dict[int, int] = {}
+        classes: list[int] = []
+        representatives: list[Part] = []
+        for part, _ in domain:
+            cls = self._spec_class(rule, role, part)
+            if cls not in index:
+                index[cls] = len(representatives)
+                representatives.append(part)
+            classes.append(index[cls])
+        self.class_memo[key] = (domain, classes, representatives)
+        return classes, representatives
+
+    def _record(self, cost: float, assigned: dict[str, Part]) -> None:
+        total = round(cost, 2)
+        if any(abs(t - total) < 0.005 for t, _ in self.found):
+            return  # the same total: keep the first (cheapest parts found first)
+        self.found.append((total, assigned))
+        self.found.sort(key=lambda ta: ta[0])
+        del self.found[self.request.top :]
+
+
+def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Solution:
+    """The cheapest valid build(s) for a request, or why there is none."""
+    search = Search(catalog, rules, request)
+    with gc_paused():  # the search makes many short-lived objects and no cycles worth chasing
+        found = search.run()
+    prices = {role: {p.part.id: p for p in items} for role, items in search.offered.items()}
+    choices = tuple(_choice(search, assigned, prices) for _, assigned in found)
+    stats = Stats(
+        offered={r: len(v) for r, v in search.offered.items()},
+        after_unary=search.after_unary,
+        after_dominance=search.after_dominance,
+        nodes=search.nodes,
+        rule_checks=search.checks,
+    )
+    within = [c for c in choices if request.budget is None or c.now_usd <= request.budget + 1e-9]
+    if within:
+        return Solution(
+            "ok", request, tuple(within), within[0].now_usd, "", _binding(search, within[0]), stats, search.day
+        )
+    cheapest = None
+    if request.budget is not None and not found:
+        unbounded = Search(catalog, rules, replace(request, budget=None, top=1))
+        best = unbounded.run()
+        if best:
+            cheapest = _choice(unbounded, best[0][1], prices).now_usd
+    return Solution("infeasible", request, (), cheapest, _why(search, request, cheapest), (), stats, search.day)
+
+
+def _choice(search: Search, assigned: dict[str, Part], prices: dict[str, dict[str, Priced]]) -> Choice:
+    build = replace(search._build(assigned), name="suggestion")
+    chosen = {role: prices[role][part.id] for role, part in assigned.items()}
+    gpu = chosen.get("gpu")
+    now = sum(p.usd * (search.request.start_gpus if r == "gpu" else 1) for r, p in chosen.items())
+    full = now + (gpu.usd * (search.request.gpus - search.request.start_gpus) if gpu else 0)
+    ordered = {role: chosen[role] for role in ROLES if role in chosen}
+    return Choice(build, ordered, round(now, 2), round(full, 2))
+
+
+def _binding(search: Search, choice: Choice) -> tuple[str, ...]:
+    """For each role, why no cheaper offered part was taken: the nearest cheaper part and
+    the rule it would break in this build (or that it fits but costs more elsewhere)."""
+    out = []
+    assigned = {role: p.part for role, p in choice.prices.items()}
+    for role, chosen in choice.prices.items():
+        cheaper = sorted((p for p in search.offered[role] if p.usd < chosen.usd), key=lambda p: -p.usd)
+        if not cheaper:
+            out.append(f"{role}: the cheapest offered")
+            continue
+        alt = cheaper[0]
+        swapped = {**assigned, role: alt.part}
+        reason = "fits this build, but every build with it costs more overall"
+        for rule in sorted(search.rules, key=lambda r: len(r.roles)):  # its own rules first
+            if role not in rule.roles or search.status(rule, swapped) in search.accepted:
+                continue
+            # Only the rule that fails is run again, for its message.
+            params = rule.defaults()
+            outcome = run_rule(rule, search._build(swapped), params, search.layouts)
+            reason = f"fails {rule.id}: {message(rule, outcome)}"
+            break
+        more = f" (and {len(cheaper) - 1} cheaper still)" if len(cheaper) > 1 else ""
+        out.append(f"{role}: {alt.part.name} (${alt.usd:,.2f}){more} is cheaper but {reason}")
+    return tuple(out)
+
+
+def _why(search: Search, request: Request, cheapest: float | None) -> str:
+    if cheapest is not None and request.budget is not None:
+        return (
+            f"the cheapest {request.gpus}-GPU-ready build costs ${cheapest:,.2f} now; raise the budget by "
+            f"${cheapest - request.budget:,.2f} or allow older prices (--stale-days, --as-of)"
+        )
+    empty = [r for r in search.order if not search.offered[r]]
+    if empty:
+        why = (
+            f"no {', '.join(empty)} is offered as of {search.day} (priced within {request.stale_days} days"
+            f"{' and matching the pins' if request.require or request.gpu else ''})"
+        )
+        newest = [p.date for r in empty for part in search.catalog.by_category[r] for p in part.prices]
+        if newest and max(newest) < search.day - dt.timedelta(days=request.stale_days):
+            why += (
+                f"; the newest price of one is dated {max(newest)}: try --as-of {max(newest)} or a larger --stale-days"
+            )
+        return why
+    unary_empty = [r for r in search.order if search.after_unary.get(r) == 0]
+    if unary_empty:
+        rules = unary_rules(search.graph, unary_empty[0])
+        return f"no offered {unary_empty[0]} passes {', '.join(rules)}"
+    common = ", ".join(f"{rid} ({n}x)" for rid, n in search.failures.most_common(4))
+    return f"no combination of offered parts passes every rule; the rules that cut most: {common}"
