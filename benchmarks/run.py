@@ -91,7 +91,8 @@ def measure(
     missing = "skipped (--no-solve)"
     if with_solver:
         try:
-            from partpicker.suggest.search import Request, solve
+            from partpicker.suggest.answer import solve
+            from partpicker.suggest.offer import Request
         except ImportError as exc:
             missing = f"n/a ({exc})"
         else:

@@ -10,7 +10,8 @@ import pytest
 
 from partpicker.build import Build
 from partpicker.rules.rulebook import RuleSpec, load_rules, rules_for
-from partpicker.suggest.search import Request, offer, solve
+from partpicker.suggest.answer import solve
+from partpicker.suggest.offer import Request, offer
 from partpicker.validate.engine import evaluate, run_rule
 
 from .support.random_catalog import DAY, make

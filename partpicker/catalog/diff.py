@@ -125,7 +125,8 @@ def newest_price(*catalogs: Catalog) -> dt.date | None:
 
 def suggest_answers(catalog: Catalog, day: dt.date | None) -> dict[str, str]:
     """A one-line answer to each standard request, priced as of ``day``."""
-    from partpicker.suggest.search import Request, solve  # the solver is optional for a diff
+    from partpicker.suggest.answer import solve  # the solver is optional for a diff
+    from partpicker.suggest.offer import Request
 
     rules = load_rules()
     out = {}

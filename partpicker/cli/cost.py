@@ -13,7 +13,8 @@ import typer
 from partpicker.build import Build, load_build
 from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
 from partpicker.cost import plot as cost_plot
-from partpicker.cost.formats import COST_FORMATS, money, savings_text
+from partpicker.cost.formats import COST_FORMATS
+from partpicker.cost.formats.text import money, savings_text
 from partpicker.cost.model import Assumptions, CostResult, compare, machine_from_build, parse_burst
 from partpicker.errors import InputError
 

@@ -20,90 +20,21 @@ Results are exact: tests compare them with brute force.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import Counter
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel
 
-from partpicker.build import ROLES, Build
-from partpicker.catalog.load import Catalog, _norm, gc_paused
+from partpicker.build import Build
+from partpicker.catalog.load import Catalog
 from partpicker.errors import InputError
-from partpicker.models import Gpu, Part, Ssd
+from partpicker.models import Part
 from partpicker.rules.graph import build_graph, unary_rules
 from partpicker.rules.rulebook import RuleSpec, rules_for
 from partpicker.suggest import dominance
-from partpicker.validate.engine import STALE_DAYS, message, run_rule
-
-Objective = Literal["now", "full"]
-
-
-@dataclass(frozen=True)
-class Request:
-    """What the user asked for."""
-
-    gpus: int = 4
-    start_gpus: int = 1
-    budget: float | None = None
-    gpu: str | None = None
-    min_vram: float = 11.0
-    min_storage_gb: int = 0
-    require: dict[str, str] = field(default_factory=dict)
-    exclude: tuple[str, ...] = ()
-    as_of: dt.date | None = None
-    stale_days: int = STALE_DAYS
-    objective: Objective = "now"
-    top: int = 1
-    strict: bool = False
-    allow_unknown: bool = False
-    profile: str = "dl-workstation"
-    roles: tuple[str, ...] = ROLES
-
-
-@dataclass(frozen=True, slots=True)
-class Priced:
-    """A part with the price used."""
-
-    part: Part
-    usd: float
-    date: dt.date
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One suggested build."""
-
-    build: Build
-    prices: dict[str, Priced]
-    now_usd: float
-    full_usd: float
-
-
-@dataclass(frozen=True)
-class Stats:
-    """How much work the search did."""
-
-    offered: dict[str, int]
-    after_unary: dict[str, int]
-    after_dominance: dict[str, int]
-    nodes: int
-    rule_checks: int
-
-
-@dataclass(frozen=True)
-class Solution:
-    """The answer: builds cheapest first, or why there is none."""
-
-    status: Literal["ok", "infeasible"]
-    request: Request
-    choices: tuple[Choice, ...]
-    cheapest_usd: float | None
-    reason: str
-    binding: tuple[str, ...]
-    stats: Stats
-    as_of: dt.date
+from partpicker.suggest.offer import Request, count_of, offer
+from partpicker.validate.engine import run_rule
 
 
 def _freeze(value: Any) -> Hashable:
@@ -115,75 +46,6 @@ def _freeze(value: Any) -> Hashable:
     if isinstance(value, dict):
         return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
     return value  # type: ignore[no-any-return]
-
-
-def _count(request: Request, role: str) -> int:
-    if role == "gpu":
-        return request.start_gpus if request.objective == "now" else request.gpus
-    return 1
-
-
-def offer(catalog: Catalog, request: Request, day: dt.date) -> dict[str, list[Priced]]:
-    """Each role's purchasable parts as of ``day``, after exclusions and pins."""
-    excluded = {_resolve_any(catalog, name).id for name in request.exclude}
-    pinned: dict[str, set[str]] = {}
-    for role, name in request.require.items():
-        if role not in request.roles:
-            raise InputError(f"--require {role}=...: unknown role", hint=f"roles: {', '.join(request.roles)}")
-        try:
-            pinned[role] = {catalog.resolve(name, role).id}
-        except LookupError as exc:
-            raise InputError(f"--require {role}={name}: {exc}") from None
-    if request.gpu and "gpu" not in pinned:
-        pinned["gpu"] = {p.id for p in gpu_model(catalog, request.gpu)}
-    out: dict[str, list[Priced]] = {}
-    for role in request.roles:
-        items = []
-        for part in catalog.by_category[role]:
-            if part.id in excluded or (role in pinned and part.id not in pinned[role]):
-                continue
-            if role == "gpu" and not request.gpu and role not in request.require:
-                assert isinstance(part, Gpu)
-                if part.vram_gb is None or part.vram_gb < request.min_vram:
-                    continue
-            if role == "ssd":
-                assert isinstance(part, Ssd)
-                if part.capacity_gb < request.min_storage_gb:
-                    continue
-            point = part.price_as_of(day)
-            if point is None or (day - point.date).days > request.stale_days:
-                continue
-            items.append(Priced(part, point.usd, point.date))
-        out[role] = items
-    return out
-
-
-def gpu_model(catalog: Catalog, name: str) -> list[Part]:
-    """Cards of a GPU model ("RTX 3090" matches every GeForce RTX 3090 board, not the 3090 Ti),
-    or the one card a name resolves to."""
-    want = _norm(name)
-    cards: list[Part] = [
-        g
-        for g in catalog.by_category["gpu"]
-        if isinstance(g, Gpu) and re.search(rf"(^| ){re.escape(want)}$", _norm(g.chip))
-    ]
-    if cards:
-        return cards
-    try:
-        return [catalog.resolve(name, "gpu")]
-    except LookupError as exc:
-        raise InputError(f"--gpu {name}: {exc}") from None
-
-
-def _resolve_any(catalog: Catalog, name: str) -> Part:
-    if name in catalog.parts:
-        return catalog.parts[name]
-    for category in catalog.by_category:
-        try:
-            return catalog.resolve(name, category)
-        except LookupError:
-            continue
-    raise InputError(f"--exclude {name}: no part of any category matches", hint="use a catalog id")
 
 
 class Search:
@@ -297,7 +159,7 @@ class Search:
         for role in self.request.roles:
             unary_ids = set(unary_rules(self.graph, role))
             unary = [r for r in self.rules if r.id in unary_ids]
-            weight = _count(self.request, role)
+            weight = count_of(self.request, role)
             items = [(priced.part, priced.usd * weight) for priced in self.offered[role]]
             for rule in unary:  # one check per class of alike parts, as in forward filtering
                 kept = self._filter(role, {}, items, [rule])
@@ -462,93 +324,3 @@ class Search:
         self.found.append((total, assigned))
         self.found.sort(key=lambda ta: ta[0])
         del self.found[self.request.top :]
-
-
-def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Solution:
-    """The cheapest valid build(s) for a request, or why there is none."""
-    search = Search(catalog, rules, request)
-    with gc_paused():  # the search makes many short-lived objects and no cycles worth chasing
-        found = search.run()
-    prices = {role: {p.part.id: p for p in items} for role, items in search.offered.items()}
-    choices = tuple(_choice(search, assigned, prices) for _, assigned in found)
-    stats = Stats(
-        offered={r: len(v) for r, v in search.offered.items()},
-        after_unary=search.after_unary,
-        after_dominance=search.after_dominance,
-        nodes=search.nodes,
-        rule_checks=search.checks,
-    )
-    within = [c for c in choices if request.budget is None or c.now_usd <= request.budget + 1e-9]
-    if within:
-        return Solution(
-            "ok", request, tuple(within), within[0].now_usd, "", _binding(search, within[0]), stats, search.day
-        )
-    cheapest = None
-    if request.budget is not None and not found:
-        unbounded = Search(catalog, rules, replace(request, budget=None, top=1))
-        best = unbounded.run()
-        if best:
-            cheapest = _choice(unbounded, best[0][1], prices).now_usd
-    return Solution("infeasible", request, (), cheapest, _why(search, request, cheapest), (), stats, search.day)
-
-
-def _choice(search: Search, assigned: dict[str, Part], prices: dict[str, dict[str, Priced]]) -> Choice:
-    build = replace(search._build(assigned), name="suggestion")
-    chosen = {role: prices[role][part.id] for role, part in assigned.items()}
-    gpu = chosen.get("gpu")
-    now = sum(p.usd * (search.request.start_gpus if r == "gpu" else 1) for r, p in chosen.items())
-    full = now + (gpu.usd * (search.request.gpus - search.request.start_gpus) if gpu else 0)
-    ordered = {role: chosen[role] for role in ROLES if role in chosen}
-    return Choice(build, ordered, round(now, 2), round(full, 2))
-
-
-def _binding(search: Search, choice: Choice) -> tuple[str, ...]:
-    """For each role, why no cheaper offered part was taken: the nearest cheaper part and
-    the rule it would break in this build (or that it fits but costs more elsewhere)."""
-    out = []
-    assigned = {role: p.part for role, p in choice.prices.items()}
-    for role, chosen in choice.prices.items():
-        cheaper = sorted((p for p in search.offered[role] if p.usd < chosen.usd), key=lambda p: -p.usd)
-        if not cheaper:
-            out.append(f"{role}: the cheapest offered")
-            continue
-        alt = cheaper[0]
-        swapped = {**assigned, role: alt.part}
-        reason = "fits this build, but every build with it costs more overall"
-        for rule in sorted(search.rules, key=lambda r: len(r.roles)):  # its own rules first
-            if role not in rule.roles or search.status(rule, swapped) in search.accepted:
-                continue
-            # Only the rule that fails is run again, for its message.
-            params = rule.defaults()
-            outcome = run_rule(rule, search._build(swapped), params, search.layouts)
-            reason = f"fails {rule.id}: {message(rule, outcome)}"
-            break
-        more = f" (and {len(cheaper) - 1} cheaper still)" if len(cheaper) > 1 else ""
-        out.append(f"{role}: {alt.part.name} (${alt.usd:,.2f}){more} is cheaper but {reason}")
-    return tuple(out)
-
-
-def _why(search: Search, request: Request, cheapest: float | None) -> str:
-    if cheapest is not None and request.budget is not None:
-        return (
-            f"the cheapest {request.gpus}-GPU-ready build costs ${cheapest:,.2f} now; raise the budget by "
-            f"${cheapest - request.budget:,.2f} or allow older prices (--stale-days, --as-of)"
-        )
-    empty = [r for r in search.order if not search.offered[r]]
-    if empty:
-        why = (
-            f"no {', '.join(empty)} is offered as of {search.day} (priced within {request.stale_days} days"
-            f"{' and matching the pins' if request.require or request.gpu else ''})"
-        )
-        newest = [p.date for r in empty for part in search.catalog.by_category[r] for p in part.prices]
-        if newest and max(newest) < search.day - dt.timedelta(days=request.stale_days):
-            why += (
-                f"; the newest price of one is dated {max(newest)}: try --as-of {max(newest)} or a larger --stale-days"
-            )
-        return why
-    unary_empty = [r for r in search.order if search.after_unary.get(r) == 0]
-    if unary_empty:
-        rules = unary_rules(search.graph, unary_empty[0])
-        return f"no offered {unary_empty[0]} passes {', '.join(rules)}"
-    common = ", ".join(f"{rid} ({n}x)" for rid, n in search.failures.most_common(4))
-    return f"no combination of offered parts passes every rule; the rules that cut most: {common}"

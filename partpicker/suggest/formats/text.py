@@ -1,15 +1,9 @@
-"""Formats for a `suggest` answer: text and JSON, plus the build file it can write."""
+"""`suggest --format text`: each build with the specs that made its parts eligible, and why."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from typing import Any
-
-import yaml
-
 from partpicker.models import Case, Cooler, Cpu, Gpu, Motherboard, Part, Psu, Ram, Ssd
-from partpicker.suggest.search import Choice, Solution
+from partpicker.suggest.answer import Solution
 from partpicker.validate.report import Report
 
 
@@ -39,49 +33,6 @@ def eligibility(part: Part) -> str:
     if isinstance(part, Cooler):
         return ", ".join(part.sockets + part.bracket_sockets)
     return ""
-
-
-def choice_dict(choice: Choice, request_start: int) -> dict[str, Any]:
-    return {
-        role: {
-            "id": p.part.id,
-            "name": p.part.name,
-            "usd": p.usd,
-            "count": request_start if role == "gpu" else 1,
-            "price_date": p.date.isoformat(),
-        }
-        for role, p in choice.prices.items()
-    }
-
-
-def as_dict(solution: Solution, report: Report | None = None) -> dict[str, Any]:
-    req = solution.request
-    best = solution.choices[0] if solution.choices else None
-    return {
-        "status": solution.status,
-        "budget_usd": req.budget,
-        "as_of": solution.as_of.isoformat(),
-        "objective": req.objective,
-        "gpus": {"now": req.start_gpus, "target": req.gpus},
-        "build": choice_dict(best, req.start_gpus) if best else None,
-        "total_usd": best.now_usd if best else None,
-        "full_scale_usd": best.full_usd if best else None,
-        "cheapest_usd": solution.cheapest_usd,
-        "alternatives": [
-            {"build": choice_dict(c, req.start_gpus), "total_usd": c.now_usd, "full_scale_usd": c.full_usd}
-            for c in solution.choices[1:]
-        ],
-        "explanation": solution.reason if not best else "; ".join(solution.binding),
-        "warnings": [f"{f.rule}: {f.message}" for f in report.findings if f.status == "fail"] if report else [],
-        "unproven": [f"{f.rule}: {f.message}" for f in report.findings if f.status == "unknown"] if report else [],
-        "search": {
-            "offered": solution.stats.offered,
-            "after_unary_rules": solution.stats.after_unary,
-            "after_dominance": solution.stats.after_dominance,
-            "nodes": solution.stats.nodes,
-            "rule_checks": solution.stats.rule_checks,
-        },
-    }
 
 
 def text(solution: Solution, report: Report | None = None) -> str:
@@ -115,26 +66,4 @@ def text(solution: Solution, report: Report | None = None) -> str:
     return "\n".join(out)
 
 
-def build_file(solution: Solution) -> str:
-    """A build file for the best choice that `partpicker validate` reads."""
-    req = solution.request
-    choice = solution.choices[0]
-    parts: dict[str, Any] = {}
-    for role, p in choice.prices.items():
-        parts[role] = {"part": p.part.id, "count": req.start_gpus} if role == "gpu" else p.part.id
-    doc = {
-        "name": "suggested",
-        "profile": req.profile,
-        "target_gpus": req.gpus,
-        "as_of": solution.as_of,
-        "parts": parts,
-    }
-    return "# Written by `partpicker suggest`; check it with `partpicker validate`.\n" + yaml.safe_dump(
-        doc, sort_keys=False
-    )
-
-
-SUGGEST_FORMATS: dict[str, Callable[[Solution, Report | None], str]] = {
-    "text": text,
-    "json": lambda s, r: json.dumps(as_dict(s, r), indent=2),
-}
+render = text

@@ -1,0 +1,116 @@
+"""What `suggest` may choose from: the request, and each role's parts priced as of a date."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from partpicker.build import ROLES
+from partpicker.catalog.load import Catalog, _norm
+from partpicker.errors import InputError
+from partpicker.models import Gpu, Part, Ssd
+from partpicker.validate.engine import STALE_DAYS
+
+Objective = Literal["now", "full"]
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the user asked for."""
+
+    gpus: int = 4
+    start_gpus: int = 1
+    budget: float | None = None
+    gpu: str | None = None
+    min_vram: float = 11.0
+    min_storage_gb: int = 0
+    require: dict[str, str] = field(default_factory=dict)
+    exclude: tuple[str, ...] = ()
+    as_of: dt.date | None = None
+    stale_days: int = STALE_DAYS
+    objective: Objective = "now"
+    top: int = 1
+    strict: bool = False
+    allow_unknown: bool = False
+    profile: str = "dl-workstation"
+    roles: tuple[str, ...] = ROLES
+
+
+@dataclass(frozen=True, slots=True)
+class Priced:
+    """A part with the price used."""
+
+    part: Part
+    usd: float
+    date: dt.date
+
+
+def count_of(request: Request, role: str) -> int:
+    if role == "gpu":
+        return request.start_gpus if request.objective == "now" else request.gpus
+    return 1
+
+
+def offer(catalog: Catalog, request: Request, day: dt.date) -> dict[str, list[Priced]]:
+    """Each role's purchasable parts as of ``day``, after exclusions and pins."""
+    excluded = {_resolve_any(catalog, name).id for name in request.exclude}
+    pinned: dict[str, set[str]] = {}
+    for role, name in request.require.items():
+        if role not in request.roles:
+            raise InputError(f"--require {role}=...: unknown role", hint=f"roles: {', '.join(request.roles)}")
+        try:
+            pinned[role] = {catalog.resolve(name, role).id}
+        except LookupError as exc:
+            raise InputError(f"--require {role}={name}: {exc}") from None
+    if request.gpu and "gpu" not in pinned:
+        pinned["gpu"] = {p.id for p in gpu_model(catalog, request.gpu)}
+    out: dict[str, list[Priced]] = {}
+    for role in request.roles:
+        items = []
+        for part in catalog.by_category[role]:
+            if part.id in excluded or (role in pinned and part.id not in pinned[role]):
+                continue
+            if role == "gpu" and not request.gpu and role not in request.require:
+                assert isinstance(part, Gpu)
+                if part.vram_gb is None or part.vram_gb < request.min_vram:
+                    continue
+            if role == "ssd":
+                assert isinstance(part, Ssd)
+                if part.capacity_gb < request.min_storage_gb:
+                    continue
+            point = part.price_as_of(day)
+            if point is None or (day - point.date).days > request.stale_days:
+                continue
+            items.append(Priced(part, point.usd, point.date))
+        out[role] = items
+    return out
+
+
+def gpu_model(catalog: Catalog, name: str) -> list[Part]:
+    """Cards of a GPU model ("RTX 3090" matches every GeForce RTX 3090 board, not the 3090 Ti),
+    or the one card a name resolves to."""
+    want = _norm(name)
+    cards: list[Part] = [
+        g
+        for g in catalog.by_category["gpu"]
+        if isinstance(g, Gpu) and re.search(rf"(^| ){re.escape(want)}$", _norm(g.chip))
+    ]
+    if cards:
+        return cards
+    try:
+        return [catalog.resolve(name, "gpu")]
+    except LookupError as exc:
+        raise InputError(f"--gpu {name}: {exc}") from None
+
+
+def _resolve_any(catalog: Catalog, name: str) -> Part:
+    if name in catalog.parts:
+        return catalog.parts[name]
+    for category in catalog.by_category:
+        try:
+            return catalog.resolve(name, category)
+        except LookupError:
+            continue
+    raise InputError(f"--exclude {name}: no part of any category matches", hint="use a catalog id")
