@@ -11,11 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from partpicker.build import load_build
 from partpicker.catalog import Catalog, read_catalog
 from partpicker.errors import InputError
-from partpicker.rules.rulebook import load_rules
-from partpicker.validate.engine import evaluate
 
 
 @dataclass
@@ -98,23 +95,10 @@ def compare(base: Catalog, head: Catalog) -> tuple[list[Any], list[Any], list[Ch
     return added, removed, changed
 
 
-def example_verdicts(catalog: Catalog, examples: list[Path]) -> dict[str, str]:
-    rules = load_rules()
-    out = {}
-    for path in examples:
-        try:
-            out[path.name] = evaluate(load_build(path, catalog), rules).verdict
-        except InputError as exc:
-            out[path.name] = f"error ({exc.what})"
-    return out
-
-
-# The requests whose answers a catalog change is judged by (as of the newest price).
-STANDARD_REQUESTS: dict[str, dict[str, Any]] = {
-    "suggest --gpus 4": {"gpus": 4},
-    "suggest --gpus 4 --allow-unknown": {"gpus": 4, "allow_unknown": True},
-    "suggest --gpus 2 --allow-unknown": {"gpus": 2, "allow_unknown": True},
-}
+Verdicts = Callable[[Catalog], dict[str, str]]
+"""Judges a catalog by the example builds: example name -> verdict."""
+Answers = Callable[[Catalog, dt.date | None], dict[str, str]]
+"""Judges a catalog by the standard `suggest` requests: request -> one-line answer."""
 
 
 def newest_price(*catalogs: Catalog) -> dt.date | None:
@@ -123,25 +107,10 @@ def newest_price(*catalogs: Catalog) -> dt.date | None:
     return max(dates) if dates else None
 
 
-def suggest_answers(catalog: Catalog, day: dt.date | None) -> dict[str, str]:
-    """A one-line answer to each standard request, priced as of ``day``."""
-    from partpicker.suggest.answer import solve  # the solver is optional for a diff
-    from partpicker.suggest.offer import Request
-
-    rules = load_rules()
-    out = {}
-    for label, kwargs in STANDARD_REQUESTS.items():
-        solution = solve(catalog, rules, Request(as_of=day, **kwargs))
-        if solution.choices:
-            best = solution.choices[0]
-            parts = ", ".join(p.part.id for p in best.prices.values())
-            out[label] = f"${best.now_usd:,.2f}: {parts}"
-        else:
-            out[label] = "no build"
-    return out
-
-
-def diff(base_spec: str, head_spec: str, *, repo: Path, examples: list[Path], suggest: bool = True) -> Diff:
+def diff(
+    base_spec: str, head_spec: str, *, repo: Path, verdicts: Verdicts | None = None, answers: Answers | None = None
+) -> Diff:
+    """Parts added, removed and changed; with ``verdicts`` and ``answers``, what that does to them."""
     with tempfile.TemporaryDirectory() as tmp:
         base_dir = _materialise(base_spec, repo, Path(tmp))
         head_dir = _materialise(head_spec, repo, Path(tmp))
@@ -150,11 +119,12 @@ def diff(base_spec: str, head_spec: str, *, repo: Path, examples: list[Path], su
     result = Diff(base_spec, head_spec)
     result.added, result.removed, result.changed = compare(base, head)
     result.problems = {"base": len(base_problems), "head": len(head_problems)}
-    before, after = example_verdicts(base, examples), example_verdicts(head, examples)
-    result.impact = [Impact(name, before[name], after[name]) for name in before if before[name] != after[name]]
-    if suggest:
+    if verdicts is not None:
+        before, after = verdicts(base), verdicts(head)
+        result.impact = [Impact(name, before[name], after[name]) for name in before if before[name] != after[name]]
+    if answers is not None:
         day = newest_price(base, head)
-        old, new = suggest_answers(base, day), suggest_answers(head, day)
+        old, new = answers(base, day), answers(head, day)
         result.suggest = [(label, old[label], new[label]) for label in old if old[label] != new[label]]
     return result
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
+from partpicker.annotations import annotation
 from partpicker.catalog import Problem
-from partpicker.validate.formats.github import annotation
 
 
 def text(problems: Sequence[Problem], parts: int, files: int) -> str:

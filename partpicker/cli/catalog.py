@@ -55,12 +55,13 @@ def catalog_diff(
     suggest: Annotated[bool, typer.Option(help="Also compare the answers to the standard suggest requests.")] = True,
 ) -> None:
     """Parts added, removed and changed, and which example builds change verdict."""
-    from partpicker.catalog import diff as cd
+    from partpicker.catalog.diff import DIFF_FORMATS
     from partpicker.paths import examples_dir
+    from partpicker.review import diff
 
     examples = sorted(examples_dir().glob("*.yaml"))
-    result = guarded(lambda: cd.diff(base, head, repo=repo, examples=examples, suggest=suggest))
-    typer.echo(cd.DIFF_FORMATS[format.value](result))
+    result = guarded(lambda: diff(base, head, repo=repo, examples=examples, suggest=suggest))
+    typer.echo(DIFF_FORMATS[format.value](result))
 
 
 @app.command("checks")

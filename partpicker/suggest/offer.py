@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from partpicker.build import ROLES
-from partpicker.catalog.load import Catalog, _norm
+from partpicker.catalog import Catalog
+from partpicker.catalog.resolve import norm
 from partpicker.errors import InputError
 from partpicker.models import Gpu, Part, Ssd
 from partpicker.validate.engine import STALE_DAYS
@@ -91,11 +92,11 @@ def offer(catalog: Catalog, request: Request, day: dt.date) -> dict[str, list[Pr
 def gpu_model(catalog: Catalog, name: str) -> list[Part]:
     """Cards of a GPU model ("RTX 3090" matches every GeForce RTX 3090 board, not the 3090 Ti),
     or the one card a name resolves to."""
-    want = _norm(name)
+    want = norm(name)
     cards: list[Part] = [
         g
         for g in catalog.by_category["gpu"]
-        if isinstance(g, Gpu) and re.search(rf"(^| ){re.escape(want)}$", _norm(g.chip))
+        if isinstance(g, Gpu) and re.search(rf"(^| ){re.escape(want)}$", norm(g.chip))
     ]
     if cards:
         return cards
