@@ -5,12 +5,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from partpicker import yamlio
-from partpicker.catalog import Catalog
 from partpicker.errors import InputError
 from partpicker.models import Case, Cooler, Cpu, Gpu, Motherboard, Part, Psu, Ram, Ssd
 
@@ -21,6 +20,14 @@ PROFILES: dict[str, list[str]] = {
 # GPUs the platform must be ready for when the build file does not say.
 DEFAULT_TARGET = {"compat": None, "dl-workstation": 4}
 ROLES = ("cpu", "motherboard", "gpu", "ram", "ssd", "psu", "case", "cooler")
+
+
+class Resolver(Protocol):
+    """What resolves a build file's names to parts (a catalog; the build does not import it)."""
+
+    def resolve(self, name: str, category: str) -> Part:
+        """The part of ``category`` that ``name`` names; ``LookupError`` if none or several."""
+        ...
 
 
 class _Strict(BaseModel):
@@ -112,7 +119,7 @@ def target_for(profile: str, target_gpus: int | None, installed: int) -> int:
     return max(target or installed, installed)
 
 
-def load_build(path: str | Path, catalog: Catalog) -> Build:
+def load_build(path: str | Path, catalog: Resolver) -> Build:
     """Read, validate and resolve a build file. Any problem is an :class:`InputError`."""
     loaded = yamlio.read(path)
     if loaded.duplicates:
@@ -126,7 +133,7 @@ def load_build(path: str | Path, catalog: Catalog) -> Build:
     return parse_build(loaded.data, catalog, path=str(path))
 
 
-def parse_build(raw: Any, catalog: Catalog, *, path: str = "<build>") -> Build:
+def parse_build(raw: Any, catalog: Resolver, *, path: str = "<build>") -> Build:
     """Validate a loaded build document and resolve its parts against ``catalog``."""
     if raw is None:
         raise InputError("the build file is empty", path=path, hint="see examples/article-2018.yaml for the format")

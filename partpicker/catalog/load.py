@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import gc
 import json
 import re
@@ -286,8 +285,3 @@ def _describe(err: Any) -> str:
     if kind == "missing":
         return f"required field {loc!r} is missing"
     return f"{loc}: {err['msg']}" if loc else str(err["msg"])
-
-
-def today() -> dt.date:
-    """Today's date (a function, so that tests can pin it)."""
-    return dt.date.today()

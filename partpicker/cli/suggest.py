@@ -12,11 +12,12 @@ import typer
 
 from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
 from partpicker.errors import InputError
+from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
 from partpicker.suggest.answer import Solution, solve
 from partpicker.suggest.formats import SUGGEST_FORMATS, build_file
 from partpicker.suggest.offer import Request
-from partpicker.validate.engine import STALE_DAYS, evaluate
+from partpicker.validate.engine import evaluate
 from partpicker.validate.report import Report
 
 

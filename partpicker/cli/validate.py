@@ -10,8 +10,9 @@ import typer
 
 from partpicker.build import load_build
 from partpicker.cli.common import AsOfOpt, CatalogOpt, guarded, load_catalog_once, parse_date
+from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
-from partpicker.validate.engine import STALE_DAYS, evaluate
+from partpicker.validate.engine import evaluate
 from partpicker.validate.formats import REPORTER_BY_NAME
 from partpicker.validate.report import Report
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field, replace
 
 from partpicker.build import Build
 from partpicker.errors import InputError
+from partpicker.pricing import STALE_DAYS, line_usd, price_lines, today
 from partpicker.rules import power
-from partpicker.validate.engine import STALE_DAYS, price_lines
 
 HOURS_PER_YEAR = 8760
 DAYS_PER_MONTH = 365 / 12
@@ -319,7 +319,7 @@ def machine_from_build(
     is an :class:`InputError` that says which option gives it.
     """
     prices = dict(prices or {})
-    day = as_of or build.as_of or dt.date.today()
+    day = as_of or build.as_of or today()
     lines = price_lines(build, day, STALE_DAYS)
     unknown = sorted(set(prices) - set(lines))
     if unknown:
@@ -396,7 +396,7 @@ def machine_from_build(
         source = "--purchase-usd"
         out = []  # the catalog's lines do not make up this price
     else:
-        purchase = sum(p.unit_usd * p.count for p in out)
+        purchase = sum(line_usd(p.unit_usd, p.count) for p in out)
         source = "catalog" if not prices else "catalog and --price"
         if stale:
             notes.append(f"prices older than {STALE_DAYS} days on {day}: {', '.join(stale)}")

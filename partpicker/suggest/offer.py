@@ -12,7 +12,7 @@ from partpicker.catalog import Catalog
 from partpicker.catalog.resolve import norm
 from partpicker.errors import InputError
 from partpicker.models import Gpu, Part, Ssd
-from partpicker.validate.engine import STALE_DAYS
+from partpicker.pricing import STALE_DAYS, fresh_price
 
 Objective = Literal["now", "full"]
 
@@ -81,8 +81,8 @@ def offer(catalog: Catalog, request: Request, day: dt.date) -> dict[str, list[Pr
                 assert isinstance(part, Ssd)
                 if part.capacity_gb < request.min_storage_gb:
                     continue
-            point = part.price_as_of(day)
-            if point is None or (day - point.date).days > request.stale_days:
+            point = fresh_price(part, day, request.stale_days)
+            if point is None:
                 continue
             items.append(Priced(part, point.usd, point.date))
         out[role] = items

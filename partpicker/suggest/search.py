@@ -19,7 +19,6 @@ Results are exact: tests compare them with brute force.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import Any
@@ -30,6 +29,7 @@ from partpicker.build import Build
 from partpicker.catalog.load import Catalog
 from partpicker.errors import InputError
 from partpicker.models import Part
+from partpicker.pricing import today
 from partpicker.rules.graph import build_graph, unary_rules
 from partpicker.rules.rulebook import RuleSpec, rules_for
 from partpicker.suggest import dominance
@@ -55,7 +55,7 @@ class Search:
         if request.start_gpus > request.gpus:
             raise InputError(f"--start-gpus {request.start_gpus} is more than --gpus {request.gpus}")
         self.request = request
-        self.day = request.as_of or dt.date.today()
+        self.day = request.as_of or today()
         severities = {"error"} | ({"warning"} if request.strict else set())
         self.rules = [
             r

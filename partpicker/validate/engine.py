@@ -7,11 +7,11 @@ from typing import Any
 
 from partpicker.build import Build
 from partpicker.errors import InputError
+from partpicker.pricing import STALE_DAYS, price_lines, today, total_usd
 from partpicker.rules.checks import CHECKS, Context, Outcome, Unknown
 from partpicker.rules.rulebook import SEVERITY_RANK, RuleSpec, render, rules_for
-from partpicker.validate.report import Finding, PartLine, Report, Skipped
+from partpicker.validate.report import Finding, Report, Skipped
 
-STALE_DAYS = 365
 KIND = {int: "a whole number", float: "a number", str: "a string", bool: "true or false"}
 STATUS_ORDER = {"fail": 0, "unknown": 1, "pass": 2}
 
@@ -101,9 +101,9 @@ def evaluate(
             Finding(spec.id, spec.title, severity, outcome.status, tuple(spec.roles), message(spec, outcome), line)
         )
     findings.sort(key=lambda f: (STATUS_ORDER[f.status], -SEVERITY_RANK[f.severity]))
-    day = as_of or build.as_of or dt.date.today()
+    day = as_of or build.as_of or today()
     parts = price_lines(build, day, stale_days)
-    total = round(sum((p.usd or 0) * p.count for p in parts.values()), 2)
+    total = total_usd(parts)
     return Report(
         build=build.name,
         path=build.path,
@@ -126,19 +126,3 @@ def verdict_of(findings: list[Finding]) -> str:
     if any(f.status == "unknown" and f.severity != "info" for f in findings):
         return "unknown"
     return "pass"
-
-
-def price_lines(build: Build, day: dt.date, stale_days: int) -> dict[str, PartLine]:
-    out: dict[str, PartLine] = {}
-    for role, part, count in build.items():
-        point = part.price_as_of(day)
-        out[role] = PartLine(
-            id=part.id,
-            name=part.name,
-            count=count,
-            usd=point.usd if point else None,
-            price_date=point.date if point else None,
-            price_source=point.source if point else None,
-            stale=bool(point and (day - point.date).days > stale_days),
-        )
-    return out

@@ -6,6 +6,8 @@ import datetime as dt
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from partpicker.pricing import PartLine
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -25,19 +27,6 @@ class Finding:
     """What was found, with the numbers."""
     line: int | None = None
     """Line in the build file of the first role the rule names, for annotations."""
-
-
-@dataclass(frozen=True)
-class PartLine:
-    """A part of the build with the price used."""
-
-    id: str
-    name: str
-    count: int
-    usd: float | None
-    price_date: dt.date | None
-    price_source: str | None
-    stale: bool
 
 
 @dataclass(frozen=True)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from partpicker import pricing
 from partpicker.catalog import Catalog, Problem
-from partpicker.catalog import load as catalog_mod
 from partpicker.catalog.checks import lint, problem
 
 
 @lint("price-future", "a price dated after today")
 def check(catalog: Catalog) -> Iterator[Problem]:
-    today = catalog_mod.today()
+    today = pricing.today()
     for part in catalog:
         for i, price in enumerate(part.prices):
             if price.date > today:
