@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from partpicker import paths, yamlio
 from partpicker.build import PROFILES, ROLES, Build
 from partpicker.errors import InputError
-from partpicker.models import CATEGORIES
+from partpicker.models import CATEGORIES, Part
 
 Status = Literal["pass", "fail", "unknown"]
 Severity = Literal["error", "warning", "info"]
@@ -142,24 +142,19 @@ def rules_for(profile: str, rules: dict[str, RuleSpec]) -> list[RuleSpec]:
     return [r for r in rules.values() if r.profile in layers]
 
 
-def example_build(example: Example, catalog: Any) -> Any:
+def example_build(example: Example, catalog: Any) -> Build:
     """The :class:`~partpicker.build.Build` an example describes (overrides applied)."""
 
-    def get(role: str, ident: str) -> Any:
-        part = catalog.parts.get(ident)
+    def get(role: str, ident: str) -> Part:
+        part: Part | None = catalog.parts.get(ident)
         if part is None or part.category != role:
             raise InputError(f"example {example.id}: no {role} with id {ident!r} in the catalog")
         if role in example.overrides:
             part = type(part).model_validate({**part.model_dump(), **example.overrides[role]})
         return part
 
-    parts: dict[str, Any] = {}
-    for role, ident in example.parts.items():
-        if role == "ssd":
-            idents = [ident] if isinstance(ident, str) else ident
-            parts["ssds"] = tuple(get("ssd", i) for i in idents)
-        elif isinstance(ident, str):
-            parts[role] = get(role, ident)
-    if "gpu" in parts:
-        parts["gpu_count"] = example.gpu_count
-    return Build(name=example.id, profile="dl-workstation", target_gpus=example.target_gpus, **parts)
+    parts = {
+        role: [get(role, i) for i in ([ident] if isinstance(ident, str) else ident)]
+        for role, ident in example.parts.items()
+    }
+    return Build.of(example.id, "dl-workstation", example.target_gpus, parts, {"gpu": example.gpu_count})

@@ -10,6 +10,7 @@ from typing import Literal
 from partpicker.build import ROLES, Build
 from partpicker.catalog.load import Catalog, gc_paused
 from partpicker.models import Part
+from partpicker.pricing import line_usd
 from partpicker.rules.graph import unary_rules
 from partpicker.rules.rulebook import RuleSpec
 from partpicker.suggest.offer import Priced, Request
@@ -83,9 +84,9 @@ def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Sol
 def _choice(search: Search, assigned: dict[str, Part], prices: dict[str, dict[str, Priced]]) -> Choice:
     build = replace(search._build(assigned), name="suggestion")
     chosen = {role: prices[role][part.id] for role, part in assigned.items()}
-    gpu = chosen.get("gpu")
-    now = sum(p.usd * (search.request.start_gpus if r == "gpu" else 1) for r, p in chosen.items())
-    full = now + (gpu.usd * (search.request.gpus - search.request.start_gpus) if gpu else 0)
+    req = search.request
+    now = sum(line_usd(p.usd, req.bought_now(r)) for r, p in chosen.items())
+    full = now + sum(line_usd(p.usd, req.at_full_scale(r) - req.bought_now(r)) for r, p in chosen.items())
     ordered = {role: chosen[role] for role in ROLES if role in chosen}
     return Choice(build, ordered, round(now, 2), round(full, 2))
 

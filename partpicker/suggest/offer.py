@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -15,6 +16,8 @@ from partpicker.models import Gpu, Part, Ssd
 from partpicker.pricing import STALE_DAYS, fresh_price
 
 Objective = Literal["now", "full"]
+SCALED_ROLES = ("gpu",)
+"""Roles whose count the request sets: ``start_gpus`` bought now, ``gpus`` at full scale."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,22 @@ class Request:
     profile: str = "dl-workstation"
     roles: tuple[str, ...] = ROLES
 
+    def bought_now(self, role: str) -> int:
+        """How many of the part in ``role`` are bought now (GPUs: ``start_gpus``)."""
+        return self.start_gpus if role in SCALED_ROLES else 1
+
+    def at_full_scale(self, role: str) -> int:
+        """How many of the part in ``role`` the build has at full scale (GPUs: ``gpus``)."""
+        return self.gpus if role in SCALED_ROLES else 1
+
+    def weight(self, role: str) -> int:
+        """How many of the part in ``role`` the objective pays for."""
+        return self.bought_now(role) if self.objective == "now" else self.at_full_scale(role)
+
+    def counts(self, roles: Iterable[str]) -> dict[str, int]:
+        """The counts bought now of ``roles``, for :meth:`Build.of`."""
+        return {role: self.bought_now(role) for role in roles}
+
 
 @dataclass(frozen=True, slots=True)
 class Priced:
@@ -46,12 +65,6 @@ class Priced:
     part: Part
     usd: float
     date: dt.date
-
-
-def count_of(request: Request, role: str) -> int:
-    if role == "gpu":
-        return request.start_gpus if request.objective == "now" else request.gpus
-    return 1
 
 
 def offer(catalog: Catalog, request: Request, day: dt.date) -> dict[str, list[Priced]]:

@@ -33,7 +33,7 @@ from partpicker.pricing import today
 from partpicker.rules.graph import build_graph, unary_rules
 from partpicker.rules.rulebook import RuleSpec, rules_for
 from partpicker.suggest import dominance
-from partpicker.suggest.offer import Request, count_of, offer
+from partpicker.suggest.offer import Request, offer
 from partpicker.validate.engine import run_rule
 
 
@@ -45,7 +45,8 @@ def _freeze(value: Any) -> Hashable:
         return tuple(_freeze(v) for v in value)
     if isinstance(value, dict):
         return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
-    return value  # type: ignore[no-any-return]
+    plain: Hashable = value
+    return plain
 
 
 class Search:
@@ -81,21 +82,13 @@ class Search:
     # -- building blocks -------------------------------------------------------------
 
     def _build(self, assigned: dict[str, Part]) -> Build:
-        installed = self.request.start_gpus if "gpu" in assigned else 0
-        ssd = assigned.get("ssd")
-        return Build(
-            name="suggestion",
-            profile=self.request.profile,
-            target_gpus=self.request.gpus,
-            cpu=assigned.get("cpu"),  # type: ignore[arg-type]
-            motherboard=assigned.get("motherboard"),  # type: ignore[arg-type]
-            gpu=assigned.get("gpu"),  # type: ignore[arg-type]
-            gpu_count=installed,
-            ram=assigned.get("ram"),  # type: ignore[arg-type]
-            ssds=(ssd,) if ssd is not None else (),  # type: ignore[arg-type]
-            psu=assigned.get("psu"),  # type: ignore[arg-type]
-            case=assigned.get("case"),  # type: ignore[arg-type]
-            cooler=assigned.get("cooler"),  # type: ignore[arg-type]
+        """The build of the chosen parts (GPUs: as many as bought now)."""
+        return Build.of(
+            "suggestion",
+            self.request.profile,
+            self.request.gpus,
+            assigned,
+            self.request.counts(assigned),
             as_of=self.day,
         )
 
@@ -159,7 +152,7 @@ class Search:
         for role in self.request.roles:
             unary_ids = set(unary_rules(self.graph, role))
             unary = [r for r in self.rules if r.id in unary_ids]
-            weight = count_of(self.request, role)
+            weight = self.request.weight(role)
             items = [(priced.part, priced.usd * weight) for priced in self.offered[role]]
             for rule in unary:  # one check per class of alike parts, as in forward filtering
                 kept = self._filter(role, {}, items, [rule])
@@ -192,9 +185,9 @@ class Search:
         return self.found[-1][0]
 
     def _now_weight(self, role: str, cost: float) -> float:
-        if role == "gpu" and self.request.objective == "full":
-            return cost * self.request.start_gpus / self.request.gpus
-        return cost
+        """The part of ``cost`` (the objective's) paid now."""
+        now, weight = self.request.bought_now(role), self.request.weight(role)
+        return cost if now == weight else cost * now / weight
 
     def _descend(
         self,

@@ -7,6 +7,7 @@ from typing import Any
 import yaml
 
 from partpicker.suggest.answer import Solution
+from partpicker.suggest.offer import SCALED_ROLES
 
 
 def build_file(solution: Solution) -> str:
@@ -15,7 +16,8 @@ def build_file(solution: Solution) -> str:
     choice = solution.choices[0]
     parts: dict[str, Any] = {}
     for role, p in choice.prices.items():
-        parts[role] = {"part": p.part.id, "count": req.start_gpus} if role == "gpu" else p.part.id
+        counted = role in SCALED_ROLES
+        parts[role] = {"part": p.part.id, "count": req.bought_now(role)} if counted else p.part.id
     doc = {
         "name": "suggested",
         "profile": req.profile,

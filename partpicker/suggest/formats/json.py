@@ -15,7 +15,7 @@ def choice_dict(choice: Choice, request_start: int) -> dict[str, Any]:
             "id": p.part.id,
             "name": p.part.name,
             "usd": p.usd,
-            "count": request_start if role == "gpu" else 1,
+            "count": choice.build.count(role),
             "price_date": p.date.isoformat(),
         }
         for role, p in choice.prices.items()

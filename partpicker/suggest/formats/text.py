@@ -47,7 +47,8 @@ def text(solution: Solution, report: Report | None = None) -> str:
             f"(prices as of {solution.as_of}, objective: {req.objective})"
         )
         for role, p in choice.prices.items():
-            count = f"{req.start_gpus} x " if role == "gpu" and req.start_gpus > 1 else ""
+            n = choice.build.count(role)
+            count = f"{n} x " if n > 1 else ""
             out.append(f"  {role:<12} ${p.usd:>9,.2f}  {count}{p.part.name}  [{eligibility(p.part)}]  ({p.date})")
         out.append(f"  {'total now':<12} ${choice.now_usd:>9,.2f}")
         out.append(f"  {'at ' + str(req.gpus) + ' GPUs':<12} ${choice.full_usd:>9,.2f}")
