@@ -11,10 +11,10 @@ import importlib
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, overload
 
 from partpicker.build import Build
-from partpicker.models import Part
+from partpicker.models import Case, Cooler, Cpu, Gpu, Motherboard, Part, Psu, Ram, Ssd
 from partpicker.rules import layout as layout_mod
 
 T = TypeVar("T")
@@ -62,9 +62,25 @@ class Context:
     _layouts: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     explain: bool = True  # False: the caller wants the status only, skip costly explanations
 
-    def part(self, role: str) -> Any:
-        """The build's part in ``role``; *unknown* if the build has none."""
-        part = getattr(self.build, role)
+    @overload
+    def part(self, role: Literal["cpu"]) -> Cpu: ...
+    @overload
+    def part(self, role: Literal["motherboard"]) -> Motherboard: ...
+    @overload
+    def part(self, role: Literal["gpu"]) -> Gpu: ...
+    @overload
+    def part(self, role: Literal["ram"]) -> Ram: ...
+    @overload
+    def part(self, role: Literal["ssd"]) -> Ssd: ...
+    @overload
+    def part(self, role: Literal["psu"]) -> Psu: ...
+    @overload
+    def part(self, role: Literal["case"]) -> Case: ...
+    @overload
+    def part(self, role: Literal["cooler"]) -> Cooler: ...
+    def part(self, role: str) -> Part:
+        """The build's (first) part in ``role``, typed by role; *unknown* if the build has none."""
+        part = self.build.part(role)
         if part is None:
             raise Unknown(f"the build has no {role}")
         return part

@@ -12,19 +12,19 @@ def run(ctx: Context) -> Outcome:
     problems: list[str] = []
     missing: list[str] = []
 
-    def known(value: object, what: str) -> bool:
-        if value is None:
-            missing.append(what)
-            return False
-        return True
-
-    if known(board.memory_type, f"memory type of {board.name}") and ram.memory_type != board.memory_type:
+    if board.memory_type is None:
+        missing.append(f"memory type of {board.name}")
+    elif ram.memory_type != board.memory_type:
         problems.append(f"{ram.memory_type} kit on a {board.memory_type} board")
     if cpu is not None and cpu.memory_types and ram.memory_type not in cpu.memory_types:
         problems.append(f"{ram.memory_type} kit with a CPU for {'/'.join(cpu.memory_types)}")
-    if known(board.memory_slots, f"memory slots of {board.name}") and modules > board.memory_slots:
+    if board.memory_slots is None:
+        missing.append(f"memory slots of {board.name}")
+    elif modules > board.memory_slots:
         problems.append(f"{modules} modules for {board.memory_slots} slots")
-    if known(board.max_memory_gb, f"max memory of {board.name}") and total > board.max_memory_gb:
+    if board.max_memory_gb is None:
+        missing.append(f"max memory of {board.name}")
+    elif total > board.max_memory_gb:
         problems.append(f"{total} GB exceeds the board's {board.max_memory_gb} GB")
     if cpu is not None and cpu.max_memory_gb is not None and total > cpu.max_memory_gb:
         problems.append(f"{total} GB exceeds the CPU's {cpu.max_memory_gb} GB")
