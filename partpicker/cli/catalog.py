@@ -29,7 +29,7 @@ def catalog_check(
 ) -> None:
     """Load every catalog file and report every problem with file and line (exit 1 if any)."""
     from partpicker.catalog import catalog_files
-    from partpicker.catalog.checks import check_catalog
+    from partpicker.catalog.checks import check_catalog, exit_code
     from partpicker.catalog.formats import PROBLEM_REPORTER_BY_NAME
 
     files = guarded(lambda: catalog_files(paths))
@@ -37,8 +37,8 @@ def catalog_check(
         fail_input(InputError("no catalog files (*.yaml) found", hint="name a catalog file or folder"))
     catalog, problems = guarded(lambda: check_catalog(files))
     typer.echo(PROBLEM_REPORTER_BY_NAME[format.value](problems, len(catalog), len(files)))
-    if problems:
-        raise typer.Exit(1)
+    if exit_code(problems):
+        raise typer.Exit(exit_code(problems))
 
 
 class DiffFormat(StrEnum):

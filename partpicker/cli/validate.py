@@ -36,7 +36,5 @@ def validate(
 
     report = guarded(run)
     typer.echo(REPORTER_BY_NAME[str(getattr(format, "value", format))](report))
-    if report.verdict == "fail":
-        raise typer.Exit(1)
-    if strict and any(f.status != "pass" for f in report.findings):
-        raise typer.Exit(1)
+    if report.exit_code(strict):
+        raise typer.Exit(report.exit_code(strict))

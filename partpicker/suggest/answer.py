@@ -9,6 +9,7 @@ from typing import Literal
 
 from partpicker.build import ROLES, Build
 from partpicker.catalog.load import Catalog, gc_paused
+from partpicker.errors import ExitCode
 from partpicker.models import Part
 from partpicker.pricing import line_usd
 from partpicker.rules.graph import unary_rules
@@ -51,6 +52,11 @@ class Solution:
     binding: tuple[str, ...]
     stats: Stats
     as_of: dt.date
+
+    @property
+    def exit_code(self) -> ExitCode:
+        """CLEAN with a build, FINDINGS without one."""
+        return ExitCode.CLEAN if self.status == "ok" else ExitCode.FINDINGS
 
 
 def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Solution:

@@ -6,6 +6,7 @@ import datetime as dt
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from partpicker.errors import ExitCode
 from partpicker.pricing import PartLine
 
 
@@ -52,6 +53,12 @@ class Report:
     total_usd: float
     findings: tuple[Finding, ...]
     skipped: tuple[Skipped, ...] = field(default_factory=tuple)
+
+    def exit_code(self, strict: bool = False) -> ExitCode:
+        """FINDINGS if the verdict is fail (``strict``: or any rule did not pass), else CLEAN."""
+        if self.verdict == "fail" or (strict and any(f.status != "pass" for f in self.findings)):
+            return ExitCode.FINDINGS
+        return ExitCode.CLEAN
 
     @property
     def unpriced(self) -> list[str]:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from partpicker.catalog import Catalog, Problem, read_catalog
+from partpicker.errors import ExitCode
 
 LOAD_CHECKS: dict[str, str] = {
     "yaml-syntax": "the file is not valid YAML",
@@ -55,6 +56,11 @@ def check_catalog(paths: Sequence[str | Path] | None = None) -> tuple[Catalog, l
         problems.extend(fn(catalog))
     problems.sort(key=lambda p: (p.path, p.line or 0, p.check))
     return catalog, problems
+
+
+def exit_code(problems: Sequence[Problem]) -> ExitCode:
+    """FINDINGS if a check found a problem, else CLEAN."""
+    return ExitCode.FINDINGS if problems else ExitCode.CLEAN
 
 
 def all_checks() -> dict[str, str]:
