@@ -5,6 +5,10 @@ Each category maps a part to a *group* (specs that must be equal for one part to
 another: socket, slot map, ...) and a *score* vector where larger is better on every
 coordinate (lanes, cores, watts; negated for TDP, length, width). Unknown values score as
 the worst possible, so a part with a gap never dominates one without.
+
+The signatures read exactly the fields the rules declare in their ``reads:`` (error rules;
+with ``strict``, warning rules too): ``tests/test_dominance.py`` proves it, so a rule that
+reads a new field fails that test until its signature compares it.
 """
 
 from __future__ import annotations
