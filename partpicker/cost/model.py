@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 
 from partpicker.build import Build
 from partpicker.errors import InputError
-from partpicker.pricing import STALE_DAYS, line_usd, price_lines, today
+from partpicker.pricing import STALE_DAYS, PartLine, line_usd, price_lines, today
 from partpicker.rules import power
 
 HOURS_PER_YEAR = 8760
@@ -321,6 +321,53 @@ def machine_from_build(
     prices = dict(prices or {})
     day = as_of or build.as_of or today()
     lines = price_lines(build, day, STALE_DAYS)
+    _check_prices(build, lines, prices, purchase_usd, gpu_price)
+    installed, total_gpus = _gpu_counts(build, gpus)
+    extra = total_gpus - installed
+    out, missing, stale = _catalog_lines(lines, prices)
+    gpu_unit, gpu_unit_source = _gpu_unit(gpu_price, lines, out)
+    _require_prices(build, day, lines, missing, purchase_usd, extra, total_gpus, gpu_unit)
+    notes: list[str] = []
+    if purchase_usd is not None:
+        purchase, source = purchase_usd, "--purchase-usd"
+        out = []  # the catalog's lines do not make up this price
+    else:
+        purchase = sum(line_usd(p.unit_usd, p.count) for p in out)
+        source = "catalog" if not prices else "catalog and --price"
+        if stale:
+            notes.append(f"prices older than {STALE_DAYS} days on {day}: {', '.join(stale)}")
+    if extra and gpu_unit is not None:
+        gpu_name = build.gpu.name if build.gpu else "GPU"
+        out.append(PriceLine("extra-gpu", gpu_name, extra, gpu_unit, gpu_unit_source))
+        purchase += extra * gpu_unit
+    est, draw, draw_source = _draw(build, total_gpus, utilisation, draw_kw, notes)
+    storage = float(sum(s.capacity_gb for s in build.ssds)) if storage_gb is None else storage_gb
+    if storage_gb is None and not build.ssds:
+        notes.append("the build has no SSD: no cloud storage is counted (set --storage-gb)")
+    return Machine(
+        name=build.name,
+        purchase_usd=round(purchase, 2),
+        gpus=total_gpus,
+        draw_kw=draw,
+        storage_gb=storage,
+        installed_gpus=installed,
+        purchase_source=source,
+        draw_source=draw_source,
+        estimate=est,
+        lines=tuple(out),
+        as_of=day,
+        notes=tuple(notes),
+    )
+
+
+def _check_prices(
+    build: Build,
+    lines: Mapping[str, PartLine],
+    prices: Mapping[str, float],
+    purchase_usd: float | None,
+    gpu_price: float | None,
+) -> None:
+    """The given prices name parts of the build, are positive, and do not contradict each other."""
     unknown = sorted(set(prices) - set(lines))
     if unknown:
         raise InputError(
@@ -339,6 +386,9 @@ def machine_from_build(
     if purchase_usd is not None:
         _positive("--purchase-usd", purchase_usd)
 
+
+def _gpu_counts(build: Build, gpus: int | None) -> tuple[int, int]:
+    """(installed, total) GPUs: the build's, and the machine's (``gpus``, default as installed)."""
     installed = build.gpu_count
     total_gpus = installed if gpus is None else gpus
     if build.gpu is None and gpus is None:
@@ -354,9 +404,13 @@ def machine_from_build(
             path=build.path,
             hint="--gpus is the machine's total GPUs; change the count in the build file to cost fewer",
         )
-    extra = total_gpus - installed
+    return installed, total_gpus
 
-    notes: list[str] = []
+
+def _catalog_lines(
+    lines: Mapping[str, PartLine], prices: Mapping[str, float]
+) -> tuple[list[PriceLine], list[str], list[str]]:
+    """The purchase lines (a given price wins over the catalog's), the unpriced roles, the stale ones."""
     out: list[PriceLine] = []
     missing: list[str] = []
     stale: list[str] = []
@@ -369,13 +423,29 @@ def machine_from_build(
                 stale.append(role)
         else:
             missing.append(role)
-    gpu_unit: float | None = gpu_price
-    gpu_unit_source = "--gpu-price"
-    if gpu_unit is None and "gpu" in lines:
+    return out, missing, stale
+
+
+def _gpu_unit(gpu_price: float | None, lines: Mapping[str, PartLine], out: list[PriceLine]) -> tuple[float | None, str]:
+    """The price of one extra GPU and where it comes from: ``gpu_price``, else the build's GPU line."""
+    if gpu_price is None and "gpu" in lines:
         gpu_line = next((p for p in out if p.role == "gpu"), None)
         if gpu_line is not None:
-            gpu_unit, gpu_unit_source = gpu_line.unit_usd, gpu_line.source
+            return gpu_line.unit_usd, gpu_line.source
+    return gpu_price, "--gpu-price"
 
+
+def _require_prices(
+    build: Build,
+    day: dt.date,
+    lines: Mapping[str, PartLine],
+    missing: list[str],
+    purchase_usd: float | None,
+    extra: int,
+    total_gpus: int,
+    gpu_unit: float | None,
+) -> None:
+    """Every price the purchase needs is known, or an error saying how to give it."""
     if purchase_usd is None and missing:
         names = ", ".join(f"{role} ({lines[role].name})" for role in missing)
         raise InputError(
@@ -391,20 +461,12 @@ def machine_from_build(
             path=build.path,
             hint="give the price of one GPU with --gpu-price USD, or price it at another date with --as-of",
         )
-    if purchase_usd is not None:
-        purchase = purchase_usd
-        source = "--purchase-usd"
-        out = []  # the catalog's lines do not make up this price
-    else:
-        purchase = sum(line_usd(p.unit_usd, p.count) for p in out)
-        source = "catalog" if not prices else "catalog and --price"
-        if stale:
-            notes.append(f"prices older than {STALE_DAYS} days on {day}: {', '.join(stale)}")
-    if extra and gpu_unit is not None:
-        gpu_name = build.gpu.name if build.gpu else "GPU"
-        out.append(PriceLine("extra-gpu", gpu_name, extra, gpu_unit, gpu_unit_source))
-        purchase += extra * gpu_unit
 
+
+def _draw(
+    build: Build, total_gpus: int, utilisation: float, draw_kw: float | None, notes: list[str]
+) -> tuple[DrawEstimate | None, float, str]:
+    """(estimate, draw in kW, its source): ``draw_kw`` if given, else the estimate."""
     est = _estimate_for(build, total_gpus, utilisation, notes)
     if draw_kw is None:
         if est is None:
@@ -419,24 +481,7 @@ def machine_from_build(
         draw, draw_source = draw_kw, "--draw-kw"
         if est is None:
             notes.append("no draw estimate: " + notes.pop())
-
-    storage = float(sum(s.capacity_gb for s in build.ssds)) if storage_gb is None else storage_gb
-    if storage_gb is None and not build.ssds:
-        notes.append("the build has no SSD: no cloud storage is counted (set --storage-gb)")
-    return Machine(
-        name=build.name,
-        purchase_usd=round(purchase, 2),
-        gpus=total_gpus,
-        draw_kw=draw,
-        storage_gb=storage,
-        installed_gpus=installed,
-        purchase_source=source,
-        draw_source=draw_source,
-        estimate=est,
-        lines=tuple(out),
-        as_of=day,
-        notes=tuple(notes),
-    )
+    return est, draw, draw_source
 
 
 def _estimate_for(build: Build, gpus: int, utilisation: float, notes: list[str]) -> DrawEstimate | None:
