@@ -6,7 +6,9 @@ position (n-1)*s+1 or later, which must exist on a board of this form factor.
 """
 
 import math
+from typing import Any
 
+from partpicker.models import Motherboard, PcieSlot
 from partpicker.rules import layout
 from partpicker.rules.checks import Context, Outcome, check, failed, passed, unknown
 from partpicker.vocab import FORM_FACTORS
@@ -25,17 +27,10 @@ def run(ctx: Context) -> Outcome:
     width = ctx.need(gpu, "slot_width")
     span = math.ceil(width)
     min_lanes = int(ctx.params["min_lanes_per_gpu"])
-    values = {"n": n, "width": width, "min_lanes": min_lanes}
-    positions = FORM_FACTORS[board.form_factor]
-    if (n - 1) * span + 1 > positions:
-        return failed(
-            why=f"the last card would start at position {(n - 1) * span + 1} or later; "
-            f"a {board.form_factor} board has {positions} slot positions",
-            **values,
-        )
-    case = ctx.build.case
-    if case is not None and case.expansion_slots is not None and n * span > case.expansion_slots:
-        return failed(why=f"they cover {n * span} expansion slots; the case has {case.expansion_slots}", **values)
+    values: dict[str, Any] = {"n": n, "width": width, "min_lanes": min_lanes}
+    too_few = _counted_out(ctx, board, n, span, values)
+    if too_few is not None:
+        return too_few
     slots = ctx.need(board, "pcie_slots")
     cpu_lanes = ctx.build.cpu.pcie_lanes if ctx.build.cpu else None
     wired = [
@@ -48,29 +43,59 @@ def run(ctx: Context) -> Outcome:
         return failed(why=f"the board has {len(wired)} x16-size slots wired x{min_lanes} or more ({listed})", **values)
     on_board = ctx.layout(with_case=False)
     if on_board is None:
-        vague = [s.label for s in wired if s.position is None or s.physical is None]
-        if vague:
-            return unknown(f"the position or size of slot {', '.join(vague)} of {board.name}", where=listed, **values)
-        maybe = ctx.layout(with_case=False, known_only=False)
-        if maybe is not None:
-            unsure = sorted({s.label for _, s in maybe.drives if s.shares is None})
-            return unknown(
-                f"whether M.2 slot {', '.join(unsure)} of {board.name} takes lanes from a GPU slot "
-                "(its lane sharing is not in the catalog)",
-                where=_where(maybe),
-                **values,
-            )
-        if not ctx.explain:
-            return failed(why="no layout", **values)
-        drives = [d for d in ctx.build.ssds if layout.is_m2(d)]
-        fits = layout.most_cards(
-            board, n, width=width, cpu_lanes=cpu_lanes, drives=drives, min_lanes=min_lanes, known_only=False
+        return _no_layout(ctx, board, wired, listed, cpu_lanes, values)
+    return _in_case(ctx, on_board, values)
+
+
+def _counted_out(ctx: Context, board: Motherboard, n: int, span: int, values: dict[str, Any]) -> Outcome | None:
+    """Fail without a slot map: the board's form factor or the case's slot count is too small."""
+    positions = FORM_FACTORS[board.form_factor]
+    if (n - 1) * span + 1 > positions:
+        return failed(
+            why=f"the last card would start at position {(n - 1) * span + 1} or later; "
+            f"a {board.form_factor} board has {positions} slot positions",
+            **values,
         )
-        why = (
-            f"x16 slots at {listed}: a {width:g}-slot card covers {span} positions, "
-            f"so only {fits} of {n} fit (with the build's M.2 drives placed)"
+    case = ctx.build.case
+    if case is not None and case.expansion_slots is not None and n * span > case.expansion_slots:
+        return failed(why=f"they cover {n * span} expansion slots; the case has {case.expansion_slots}", **values)
+    return None
+
+
+def _no_layout(
+    ctx: Context, board: Motherboard, wired: list[PcieSlot], listed: str, cpu_lanes: int | None, values: dict[str, Any]
+) -> Outcome:
+    """No layout seats the cards on the board: unknown if a slot's place or an M.2 slot's sharing
+    is unknown, else fail with how many fit."""
+    n, width = values["n"], values["width"]
+    vague = [s.label for s in wired if s.position is None or s.physical is None]
+    if vague:
+        return unknown(f"the position or size of slot {', '.join(vague)} of {board.name}", where=listed, **values)
+    maybe = ctx.layout(with_case=False, known_only=False)
+    if maybe is not None:
+        unsure = sorted({s.label for _, s in maybe.drives if s.shares is None})
+        return unknown(
+            f"whether M.2 slot {', '.join(unsure)} of {board.name} takes lanes from a GPU slot "
+            "(its lane sharing is not in the catalog)",
+            where=_where(maybe),
+            **values,
         )
-        return failed(why=why, **values)
+    if not ctx.explain:
+        return failed(why="no layout", **values)
+    drives = [d for d in ctx.build.ssds if layout.is_m2(d)]
+    fits = layout.most_cards(
+        board, n, width=width, cpu_lanes=cpu_lanes, drives=drives, min_lanes=values["min_lanes"], known_only=False
+    )
+    why = (
+        f"x16 slots at {listed}: a {width:g}-slot card covers {math.ceil(width)} positions, "
+        f"so only {fits} of {n} fit (with the build's M.2 drives placed)"
+    )
+    return failed(why=why, **values)
+
+
+def _in_case(ctx: Context, on_board: layout.Layout, values: dict[str, Any]) -> Outcome:
+    """The cards seat on the board: do they fit the case's expansion slots too?"""
+    case = ctx.build.case
     if case is None or case.expansion_slots is None:
         return unknown(
             "the case's expansion slots" if case else "the build has no case", where=_where(on_board), **values
