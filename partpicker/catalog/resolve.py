@@ -26,6 +26,14 @@ def resolve(catalog: Catalog, name: str, category: str) -> Part:
     closest candidates with their ids.
     """
     pool = catalog.by_category.get(category, [])
+    found = _named(catalog, name, category, pool)
+    if found is not None:
+        return found
+    return _fuzzy_match(catalog, name, category, pool)
+
+
+def _named(catalog: Catalog, name: str, category: str, pool: Sequence[Part]) -> Part | None:
+    """The part with this id, exact name or alias; None if none (an alias of several is an error)."""
     wanted = name.strip().casefold()
     by_id = catalog.parts.get(name.strip())
     if by_id is not None and by_id.category == category:
@@ -38,6 +46,11 @@ def resolve(catalog: Catalog, name: str, category: str) -> Part:
         return aliased[0]
     if len(aliased) > 1:
         raise LookupError(_ambiguous(name, category, aliased))
+    return None
+
+
+def _fuzzy_match(catalog: Catalog, name: str, category: str, pool: Sequence[Part]) -> Part:
+    """The clear fuzzy match, or a ``LookupError`` listing the closest parts."""
     ranked = _fuzzy(name, pool)
     if not ranked:
         near = closest(catalog, name, category)

@@ -70,6 +70,25 @@ class Priced:
 def offer(catalog: Catalog, request: Request, day: dt.date) -> dict[str, list[Priced]]:
     """Each role's purchasable parts as of ``day``, after exclusions and pins."""
     excluded = {_resolve_any(catalog, name).id for name in request.exclude}
+    pinned = _pinned(catalog, request)
+    out: dict[str, list[Priced]] = {}
+    for role in request.roles:
+        items = []
+        for part in catalog.by_category[role]:
+            if part.id in excluded or (role in pinned and part.id not in pinned[role]):
+                continue
+            if not _big_enough(part, role, request):
+                continue
+            point = fresh_price(part, day, request.stale_days)
+            if point is None:
+                continue
+            items.append(Priced(part, point.usd, point.date))
+        out[role] = items
+    return out
+
+
+def _pinned(catalog: Catalog, request: Request) -> dict[str, set[str]]:
+    """The ids each pinned role is narrowed to (``require``, and ``gpu``: a model's cards)."""
     pinned: dict[str, set[str]] = {}
     for role, name in request.require.items():
         if role not in request.roles:
@@ -80,26 +99,20 @@ def offer(catalog: Catalog, request: Request, day: dt.date) -> dict[str, list[Pr
             raise InputError(f"--require {role}={name}: {exc}") from None
     if request.gpu and "gpu" not in pinned:
         pinned["gpu"] = {p.id for p in gpu_model(catalog, request.gpu)}
-    out: dict[str, list[Priced]] = {}
-    for role in request.roles:
-        items = []
-        for part in catalog.by_category[role]:
-            if part.id in excluded or (role in pinned and part.id not in pinned[role]):
-                continue
-            if role == "gpu" and not request.gpu and role not in request.require:
-                assert isinstance(part, Gpu)
-                if part.vram_gb is None or part.vram_gb < request.min_vram:
-                    continue
-            if role == "ssd":
-                assert isinstance(part, Ssd)
-                if part.capacity_gb < request.min_storage_gb:
-                    continue
-            point = fresh_price(part, day, request.stale_days)
-            if point is None:
-                continue
-            items.append(Priced(part, point.usd, point.date))
-        out[role] = items
-    return out
+    return pinned
+
+
+def _big_enough(part: Part, role: str, request: Request) -> bool:
+    """Whether a card has ``min_vram`` (unless a GPU is pinned) and a drive ``min_storage_gb``."""
+    if role == "gpu" and not request.gpu and role not in request.require:
+        assert isinstance(part, Gpu)
+        if part.vram_gb is None or part.vram_gb < request.min_vram:
+            return False
+    if role == "ssd":
+        assert isinstance(part, Ssd)
+        if part.capacity_gb < request.min_storage_gb:
+            return False
+    return True
 
 
 def gpu_model(catalog: Catalog, name: str) -> list[Part]:
