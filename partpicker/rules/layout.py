@@ -111,19 +111,38 @@ def layouts(
         key=lambda s: s.position or 0,
     )
     for placed in drive_placements(board, drives, known_only=known_only):
-        m2_labels = frozenset(s.label for _, s in placed)
         for combo in itertools.combinations(candidates, n):
-            if any((b.position or 0) - (a.position or 0) < span for a, b in itertools.pairwise(combo)):
-                continue
-            if case_slots is not None and combo and (combo[-1].position or 0) + span - 1 > case_slots:
-                continue
-            used = m2_labels | {s.label for s in combo}
-            lanes = [lanes_of(s, cpu_lanes, used - {s.label}) for s in combo]
-            if any(x is None or x < min_lanes for x in lanes):
-                continue
-            if not _drives_live(placed, used, cpu_lanes):
-                continue
-            yield Layout(combo, tuple(int(x or 0) for x in lanes), placed, span)
+            found = _layout(combo, placed, span, cpu_lanes=cpu_lanes, min_lanes=min_lanes, case_slots=case_slots)
+            if found is not None:
+                yield found
+
+
+def _spaced(combo: tuple[PcieSlot, ...], span: int, case_slots: int | None) -> bool:
+    """Cards of ``span`` positions in these slots do not collide, and end within the case."""
+    if any((b.position or 0) - (a.position or 0) < span for a, b in itertools.pairwise(combo)):
+        return False
+    return not (case_slots is not None and combo and (combo[-1].position or 0) + span - 1 > case_slots)
+
+
+def _layout(
+    combo: tuple[PcieSlot, ...],
+    placed: tuple[tuple[Ssd, M2Slot], ...],
+    span: int,
+    *,
+    cpu_lanes: int | None,
+    min_lanes: int,
+    case_slots: int | None,
+) -> Layout | None:
+    """The layout of cards in ``combo`` and drives as ``placed``, if it is valid."""
+    if not _spaced(combo, span, case_slots):
+        return None
+    used = frozenset(s.label for _, s in placed) | {s.label for s in combo}
+    lanes = [lanes_of(s, cpu_lanes, used - {s.label}) for s in combo]
+    if any(x is None or x < min_lanes for x in lanes):
+        return None
+    if not _drives_live(placed, used, cpu_lanes):
+        return None
+    return Layout(combo, tuple(int(x or 0) for x in lanes), placed, span)
 
 
 def best_layout(board: Motherboard, **kwargs: object) -> Layout | None:
