@@ -237,25 +237,15 @@ def load_build(path: str | Path, catalog: Resolver) -> Build:
 
 def parse_build(raw: Any, catalog: Resolver, *, path: str = "<build>") -> Build:
     """Validate a loaded build document and resolve its parts against ``catalog``."""
-    if raw is None:
-        raise InputError("the build file is empty", path=path, hint="see examples/article-2018.yaml for the format")
-    if not isinstance(raw, dict):
-        raise InputError(
-            "a build file is a mapping with `parts:`",
-            path=path,
-            line=yamlio.line_of(raw, []),
-            hint="see examples/article-2018.yaml for the format",
-        )
-    try:
-        spec = BuildFile.model_validate(raw)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise InputError(_explain(err), path=path, line=yamlio.line_of(raw, err["loc"]), hint=_hint(err)) from None
+    spec = _validated(raw, path)
     parts_raw = raw.get("parts") or {}
     lines = {role: yamlio.line_of(raw, ["parts", role]) or 0 for role in parts_raw}
     lines.update({f"rules.{rid}": yamlio.line_of(raw, ["rules", rid]) or 0 for rid in raw.get("rules") or {}})
 
-    def find(category: str, name: str) -> Part:
+    def find(category: str, name: str | None) -> Part | None:
+        return resolve(category, name) if name else None
+
+    def resolve(category: str, name: str) -> Part:
         try:
             return catalog.resolve(name, category)
         except LookupError as exc:
@@ -270,16 +260,16 @@ def parse_build(raw: Any, catalog: Resolver, *, path: str = "<build>") -> Build:
     gpu_name, gpu_count = _counted(p.gpu)
     ram_name, ram_count = _counted(p.ram)
     ssd_names = [p.ssd] if isinstance(p.ssd, str) else list(p.ssd or [])
-    gpu = find("gpu", gpu_name) if gpu_name else None  # first, as the error a file gets depends on it
+    gpu = find("gpu", gpu_name)  # first, as the error a file gets depends on it
     parts: dict[str, Part | Sequence[Part] | None] = {
-        "cpu": find("cpu", p.cpu) if p.cpu else None,
-        "motherboard": find("motherboard", p.motherboard) if p.motherboard else None,
+        "cpu": find("cpu", p.cpu),
+        "motherboard": find("motherboard", p.motherboard),
         "gpu": gpu,
-        "ram": find("ram", ram_name) if ram_name else None,
-        "ssd": [find("ssd", n) for n in ssd_names],
-        "psu": find("psu", p.psu) if p.psu else None,
-        "case": find("case", p.case) if p.case else None,
-        "cooler": find("cooler", p.cooler) if p.cooler else None,
+        "ram": find("ram", ram_name),
+        "ssd": [resolve("ssd", n) for n in ssd_names],
+        "psu": find("psu", p.psu),
+        "case": find("case", p.case),
+        "cooler": find("cooler", p.cooler),
     }
     return Build.of(
         spec.name or Path(path).stem,
@@ -292,6 +282,24 @@ def parse_build(raw: Any, catalog: Resolver, *, path: str = "<build>") -> Build:
         path=path,
         lines=lines,
     )
+
+
+def _validated(raw: Any, path: str) -> BuildFile:
+    """The build file's document checked against the schema, or an error naming the key."""
+    if raw is None:
+        raise InputError("the build file is empty", path=path, hint="see examples/article-2018.yaml for the format")
+    if not isinstance(raw, dict):
+        raise InputError(
+            "a build file is a mapping with `parts:`",
+            path=path,
+            line=yamlio.line_of(raw, []),
+            hint="see examples/article-2018.yaml for the format",
+        )
+    try:
+        return BuildFile.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise InputError(_explain(err), path=path, line=yamlio.line_of(raw, err["loc"]), hint=_hint(err)) from None
 
 
 def _counted(value: str | Counted | None) -> tuple[str | None, int]:
