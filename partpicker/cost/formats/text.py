@@ -86,6 +86,21 @@ def render_text(result: CostResult) -> str:
     dated = f"prices as of {m.as_of}; " if m.as_of else ""
     out.append(f"{dated}{m.gpus} GPU(s){installed}, {a.hours_per_day:g} h/day, {a.months} months")
     out.append("")
+    for section in (_own, _cloud, _table, _break_even, _burst):
+        out.extend(section(result))
+    out.append("")
+    out.extend(chart(result))
+    if result.notes:
+        out.append("")
+        out.append("Notes")
+        out.extend(f"  - {note}" for note in result.notes)
+    return "\n".join(out)
+
+
+def _own(result: CostResult) -> list[str]:
+    """The purchase, its lines, the draw and the monthly costs of owning."""
+    m, a = result.machine, result.assumptions
+    out: list[str] = []
     out.append("Own")
     out.append(f"  {'purchase':<14} {money(m.purchase_usd):>12}  ({m.purchase_source})")
     for line in m.lines:
@@ -100,6 +115,13 @@ def render_text(result: CostResult) -> str:
         f"  {'depreciation':<14} {money(result.depreciation_month):>12} / month  "
         f"(straight line to $0 over {a.depreciation_months} months)"
     )
+    return out
+
+
+def _cloud(result: CostResult) -> list[str]:
+    """The monthly cloud bill of each pricing."""
+    m, a = result.machine, result.assumptions
+    out: list[str] = []
     out.append("Cloud")
     storage = f"storage {m.storage_gb:,.0f} GB x ${a.storage_rate:.2f} = {money(result.storage_month)}"
     for k in CLOUD:
@@ -109,6 +131,13 @@ def render_text(result: CostResult) -> str:
         else:
             how = f"${a.rate(k):.2f}/GPU-h ({a.rate(k) / a.cloud_rate:.0%}) x {m.gpus} GPU(s), every hour"
         out.append(f"  {LABEL[k]:<14} {money(bill):>12} / month  ({how}; + {storage})")
+    return out
+
+
+def _table(result: CostResult) -> list[str]:
+    """The cumulative costs, month by month."""
+    _m, _a = result.machine, result.assumptions
+    out: list[str] = []
     out.append("")
     out.append("Cumulative cost (own paid = purchase + electricity; own net = depreciation + electricity)")
     heads = ["month", "own paid", "own net", *(SHORT[k] for k in CLOUD)]
@@ -117,6 +146,13 @@ def render_text(result: CostResult) -> str:
         r = result.rows[month - 1]
         cells = [r.own_paid, r.own_net, *(r.cloud_total[k] for k in CLOUD)]
         out.append("  " + f"{month:>5}" + "".join(f"  {dollars(c):>12}" for c in cells))
+    return out
+
+
+def _break_even(result: CostResult) -> list[str]:
+    """Break-even months and the cloud/own ratios."""
+    _m, _a = result.machine, result.assumptions
+    out: list[str] = []
     out.append("")
     out.append(
         "Break-even (first month when own paid <= the cloud bill): "
@@ -126,24 +162,24 @@ def render_text(result: CostResult) -> str:
         years = months // 12
         ratios = ", ".join(f"{LABEL[k]} {times(result.ratios[months][k])}" for k in CLOUD)
         out.append(f"Cloud / own net after {years} year{'s' if years > 1 else ''}: {ratios}")
-    if result.burst is not None:
-        b = result.burst
-        out.append("")
-        out.append(
-            f"Burst: {b.burst.text} ({b.bursts} in {a.months} months; costs over the horizon, "
-            "net of the machines' remaining value)"
-        )
-        for s in b.strategies:
-            mark = "*" if s.key == b.cheapest else " "
-            out.append(f"  {mark} {s.key:<14} {dollars(s.usd):>14}")
-        out.append(f"  {b.verdict}")
-    out.append("")
-    out.extend(chart(result))
-    if result.notes:
-        out.append("")
-        out.append("Notes")
-        out.extend(f"  - {note}" for note in result.notes)
-    return "\n".join(out)
+    return out
+
+
+def _burst(result: CostResult) -> list[str]:
+    """The costs of the burst strategies (nothing without a burst)."""
+    b, a = result.burst, result.assumptions
+    if b is None:
+        return []
+    out = [
+        "",
+        f"Burst: {b.burst.text} ({b.bursts} in {a.months} months; costs over the horizon, "
+        "net of the machines' remaining value)",
+    ]
+    for s in b.strategies:
+        mark = "*" if s.key == b.cheapest else " "
+        out.append(f"  {mark} {s.key:<14} {dollars(s.usd):>14}")
+    out.append(f"  {b.verdict}")
+    return out
 
 
 def chart(result: CostResult, height: int = CHART_HEIGHT, width: int = CHART_WIDTH) -> list[str]:
