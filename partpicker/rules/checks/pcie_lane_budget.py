@@ -1,7 +1,20 @@
 """pcie-lane-budget: GPUs at x8 each plus CPU-attached NVMe drives at x4 fit the CPU's lanes."""
 
+from partpicker.models import M2Slot, Motherboard, Ssd
 from partpicker.rules import layout
 from partpicker.rules.checks import Context, Outcome, Unknown, check, verdict
+
+
+def _placement(ctx: Context, board: Motherboard, nvme: list[Ssd]) -> tuple[tuple[Ssd, M2Slot], ...]:
+    """Where the NVMe drives go: as in the best GPU layout, else the first placement that fits."""
+    ctx.need(board, "m2_slots")
+    lay = None
+    if board.pcie_slots is not None and ctx.build.gpu is not None:
+        lay = ctx.layout(with_case=False) or ctx.layout(with_case=False, known_only=False)
+    placement = lay.drives if lay is not None else next(layout.drive_placements(board, nvme), None)
+    if placement is None:
+        raise Unknown(f"no placement of the NVMe drives on {board.name}'s M.2 slots (see m2-slot)")
+    return placement
 
 
 @check("pcie-lane-budget")
@@ -20,13 +33,7 @@ def run(ctx: Context) -> Outcome:
         # Even with every NVMe drive on chipset lanes, the GPUs alone do not fit.
         return verdict(False, need=n * per_gpu, nvme=0, **values)
     board = ctx.part("motherboard")
-    ctx.need(board, "m2_slots")
-    lay = None
-    if board.pcie_slots is not None and ctx.build.gpu is not None:
-        lay = ctx.layout(with_case=False) or ctx.layout(with_case=False, known_only=False)
-    placement = lay.drives if lay is not None else next(layout.drive_placements(board, nvme), None)
-    if placement is None:
-        raise Unknown(f"no placement of the NVMe drives on {board.name}'s M.2 slots (see m2-slot)")
+    placement = _placement(ctx, board, nvme)
     on_cpu = sum(1 for _, s in placement if s.source == "cpu")
     unsure = sum(1 for _, s in placement if s.source is None)
     low, high = n * per_gpu + on_cpu * per_nvme, n * per_gpu + (on_cpu + unsure) * per_nvme
