@@ -123,6 +123,18 @@ def _binding(search: Search, choice: Choice) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _none_offered(search: Search, request: Request, empty: list[str]) -> str:
+    """Why the roles ``empty`` have nothing on offer, and the date to try if every price is stale."""
+    why = (
+        f"no {', '.join(empty)} is offered as of {search.day} (priced within {request.stale_days} days"
+        f"{' and matching the pins' if request.require or request.gpu else ''})"
+    )
+    newest = [p.date for r in empty for part in search.catalog.by_category[r] for p in part.prices]
+    if newest and max(newest) < search.day - dt.timedelta(days=request.stale_days):
+        why += f"; the newest price of one is dated {max(newest)}: try --as-of {max(newest)} or a larger --stale-days"
+    return why
+
+
 def _why(search: Search, request: Request, cheapest: float | None) -> str:
     if cheapest is not None and request.budget is not None:
         return (
@@ -131,16 +143,7 @@ def _why(search: Search, request: Request, cheapest: float | None) -> str:
         )
     empty = [r for r in search.order if not search.offered[r]]
     if empty:
-        why = (
-            f"no {', '.join(empty)} is offered as of {search.day} (priced within {request.stale_days} days"
-            f"{' and matching the pins' if request.require or request.gpu else ''})"
-        )
-        newest = [p.date for r in empty for part in search.catalog.by_category[r] for p in part.prices]
-        if newest and max(newest) < search.day - dt.timedelta(days=request.stale_days):
-            why += (
-                f"; the newest price of one is dated {max(newest)}: try --as-of {max(newest)} or a larger --stale-days"
-            )
-        return why
+        return _none_offered(search, request, empty)
     unary_empty = [r for r in search.order if search.after_unary.get(r) == 0]
     if unary_empty:
         rules = unary_rules(search.graph, unary_empty[0])

@@ -30,7 +30,20 @@ def render(report: Report) -> str:
         f"{report.installed_gpus} installed; prices as of {report.as_of}"
     )
     out.append("")
-    out.append("Parts")
+    out.extend(_parts(report))
+    out.append("")
+    out.extend(_rules(report))
+    out.append("")
+    out.append(
+        "Not checked by any rule: BIOS versions, cable lengths, RAM QVL, cooler clearance to RAM, "
+        "PSU transients beyond the margin, noise."
+    )
+    return "\n".join(out)
+
+
+def _parts(report: Report) -> list[str]:
+    """Each part with the dated price used, and the total."""
+    out = ["Parts"]
     for role, p in report.parts.items():
         count = f"{p.count} x " if p.count > 1 else ""
         when = (
@@ -41,8 +54,12 @@ def render(report: Report) -> str:
         out.append(f"  {role:<12} {money(p.usd)}  {count}{p.name}{when}")
     unpriced = f"  ({len(report.unpriced)} part(s) unpriced)" if report.unpriced else ""
     out.append(f"  {'total':<12} {money(report.total_usd)}{unpriced}")
-    out.append("")
-    out.append("Rules")
+    return out
+
+
+def _rules(report: Report) -> list[str]:
+    """Every rule checked with its numbers, then what was not checked and why."""
+    out = ["Rules"]
     for f in report.findings:
         if f.status == "unknown":
             continue
@@ -55,9 +72,4 @@ def render(report: Report) -> str:
             out.append(f"  [  ??] {f.rule} ({f.severity}): {f.message}")
         for s in report.skipped:
             out.append(f"  [skip] {s.rule}: {s.reason}")
-    out.append("")
-    out.append(
-        "Not checked by any rule: BIOS versions, cable lengths, RAM QVL, cooler clearance to RAM, "
-        "PSU transients beyond the margin, noise."
-    )
-    return "\n".join(out)
+    return out
