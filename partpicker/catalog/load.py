@@ -124,17 +124,23 @@ def _read_file(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
         problems.append(
             Problem("duplicate-key", spath, dup.line, f"key {dup.key!r} appears twice (first on line {dup.first_line})")
         )
-    doc = loaded.data
+    found = _category_and_parts(loaded.data, spath, problems)
+    if found is not None:
+        _add_parts(*found, spath, catalog, problems)
+
+
+def _category_and_parts(doc: Any, spath: str, problems: list[Problem]) -> tuple[type[Part], list[Any]] | None:
+    """The part class and the raw parts of a catalog file; None (with the problem) if it has none."""
     if doc is None:
         problems.append(Problem("schema", spath, 1, "the file is empty; expected `category:` and `parts:`"))
-        return
+        return None
     if not isinstance(doc, dict) or set(doc) - {"category", "parts"} or "category" not in doc:
         problems.append(
             Problem(
                 "schema", spath, yamlio.line_of(doc, []), "a catalog file is a mapping with `category:` and `parts:`"
             )
         )
-        return
+        return None
     category = doc["category"]
     cls = CATEGORIES.get(category) if isinstance(category, str) else None
     if cls is None:
@@ -146,11 +152,16 @@ def _read_file(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
                 f"unknown category {category!r}; use one of {', '.join(CATEGORIES)}",
             )
         )
-        return
+        return None
     parts = doc.get("parts") or []
     if not isinstance(parts, list):
         problems.append(Problem("schema", spath, yamlio.line_of(doc, ["parts"]), "`parts:` must be a list"))
-        return
+        return None
+    return cls, parts
+
+
+def _add_parts(cls: type[Part], parts: list[Any], spath: str, catalog: Catalog, problems: list[Problem]) -> None:
+    """Validate each raw part and add it, or note its problems."""
     for index, raw in enumerate(parts):
         line = yamlio.line_of(parts, [index])
         raw_id = raw.get("id") if isinstance(raw, dict) else None

@@ -56,15 +56,22 @@ def text(solution: Solution, report: Report | None = None) -> str:
     out.append("Why these parts")
     out += [f"  {line}" for line in solution.binding]
     if report is not None:
-        unproven = [f for f in report.findings if f.status == "unknown"]
-        warned = [f for f in report.findings if f.status == "fail"]
-        if unproven:
-            out += ["", "Not proven (--allow-unknown: these rules could not be checked)"]
-            out += [f"  [??] {f.rule} ({f.severity}): {f.message}" for f in unproven]
-        if warned:
-            out += ["", "Warnings (reported, not enforced; --strict enforces them)"]
-            out += [f"  [warn] {f.rule}: {f.message}" for f in warned]
+        out += _unproven_and_warned(report)
     return "\n".join(out)
+
+
+def _unproven_and_warned(report: Report) -> list[str]:
+    """The chosen build's rules that could not be checked, and its failing warnings."""
+    out: list[str] = []
+    unproven = [f for f in report.findings if f.status == "unknown"]
+    warned = [f for f in report.findings if f.status == "fail"]
+    if unproven:
+        out += ["", "Not proven (--allow-unknown: these rules could not be checked)"]
+        out += [f"  [??] {f.rule} ({f.severity}): {f.message}" for f in unproven]
+    if warned:
+        out += ["", "Warnings (reported, not enforced; --strict enforces them)"]
+        out += [f"  [warn] {f.rule}: {f.message}" for f in warned]
+    return out
 
 
 render = text
