@@ -210,7 +210,7 @@ def _read_jsonl(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
     8.8 s with it, ~1.5 s without; see benchmarks/README.md).
     """
     spath = str(path)
-    rows: dict[type[Part], list[tuple[int, Part | None, list[Problem]]]] = {}
+    rows: _Rows = {}
     try:
         handle = path.open("rb")
     except OSError as exc:
@@ -247,14 +247,22 @@ def _read_jsonl(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
                     for err in exc.errors()
                 ]
                 rows.setdefault(cls, []).append((number, None, found))
-        for group in rows.values():
-            for number, valid, found in group:
-                if valid is None:
-                    problems.extend(found)
-                elif valid.id in catalog.parts:
-                    problems.append(Problem("duplicate-id", spath, number, f"id {valid.id!r} is used twice", valid.id))
-                else:
-                    catalog.add(valid, Origin(spath, number, None))
+        _add_rows(rows, spath, catalog, problems)
+
+
+_Rows = dict[type[Part], list[tuple[int, Part | None, list[Problem]]]]
+
+
+def _add_rows(rows: _Rows, spath: str, catalog: Catalog, problems: list[Problem]) -> None:
+    """Add each category's valid parts in line order; note the bad and duplicate ones."""
+    for group in rows.values():
+        for number, valid, found in group:
+            if valid is None:
+                problems.extend(found)
+            elif valid.id in catalog.parts:
+                problems.append(Problem("duplicate-id", spath, number, f"id {valid.id!r} is used twice", valid.id))
+            else:
+                catalog.add(valid, Origin(spath, number, None))
 
 
 # `{"category": "gpu",` at the start of a line; the rest of the object is the part's fields.
