@@ -35,15 +35,20 @@ def settings(spec: RuleSpec, setting: Any, build: Build) -> tuple[bool, dict[str
             raise InputError(
                 f"rule {spec.id} has no parameter {key!r}", path=build.path, line=line, hint=f"allowed: {allowed}"
             )
-        elif not isinstance(value, type(params[key])) and not (
-            isinstance(value, int | float) and isinstance(params[key], int | float) and not isinstance(value, bool)
-        ):
+        elif not _fits_type(value, params[key]):
             raise InputError(
                 f"{spec.id}.{key} must be {KIND[type(params[key])]}, got {value!r}", path=build.path, line=line
             )
         else:
             params[key] = value
     return True, params, severity
+
+
+def _fits_type(value: Any, default: Any) -> bool:
+    """Whether an override ``value`` may replace a parameter's ``default`` (any number for a number)."""
+    if isinstance(value, type(default)):
+        return True
+    return isinstance(value, int | float) and isinstance(default, int | float) and not isinstance(value, bool)
 
 
 def run_rule(
@@ -75,31 +80,16 @@ def evaluate(
     stale_days: int = STALE_DAYS,
 ) -> Report:
     """Validate ``build`` under its profile."""
-    for rule_id in build.rules:
-        if rule_id not in rules:
-            raise InputError(
-                f"unknown rule {rule_id!r}",
-                path=build.path,
-                line=build.lines.get(f"rules.{rule_id}"),
-                hint="`partpicker rules` lists the rule ids",
-            )
+    _known_rules(build, rules)
     findings: list[Finding] = []
     skipped: list[Skipped] = []
     layouts: dict[Any, Any] = {}
     for spec in rules_for(build.profile, rules):
-        enabled, params, severity = settings(spec, build.rules.get(spec.id), build)
-        if not enabled:
-            skipped.append(Skipped(spec.id, "turned off in the build file"))
-            continue
-        absent = [role for role in spec.applies_when if not build.has(role)]
-        if absent:
-            skipped.append(Skipped(spec.id, f"the build has no {', '.join(absent)}"))
-            continue
-        outcome = run_rule(spec, build, params, layouts)
-        line = next((build.lines[r] for r in spec.roles if build.lines.get(r)), None)
-        findings.append(
-            Finding(spec.id, spec.title, severity, outcome.status, tuple(spec.roles), message(spec, outcome), line)
-        )
+        found = _finding(spec, build, layouts)
+        if isinstance(found, Skipped):
+            skipped.append(found)
+        else:
+            findings.append(found)
     findings.sort(key=lambda f: (STATUS_ORDER[f.status], -SEVERITY_RANK[f.severity]))
     day = as_of or build.as_of or today()
     parts = price_lines(build, day, stale_days)
@@ -117,6 +107,31 @@ def evaluate(
         findings=tuple(findings),
         skipped=tuple(skipped),
     )
+
+
+def _known_rules(build: Build, rules: dict[str, RuleSpec]) -> None:
+    """Every rule the build file overrides exists."""
+    for rule_id in build.rules:
+        if rule_id not in rules:
+            raise InputError(
+                f"unknown rule {rule_id!r}",
+                path=build.path,
+                line=build.lines.get(f"rules.{rule_id}"),
+                hint="`partpicker rules` lists the rule ids",
+            )
+
+
+def _finding(spec: RuleSpec, build: Build, layouts: dict[Any, Any]) -> Finding | Skipped:
+    """One rule's finding on the build, or why it was skipped."""
+    enabled, params, severity = settings(spec, build.rules.get(spec.id), build)
+    if not enabled:
+        return Skipped(spec.id, "turned off in the build file")
+    absent = [role for role in spec.applies_when if not build.has(role)]
+    if absent:
+        return Skipped(spec.id, f"the build has no {', '.join(absent)}")
+    outcome = run_rule(spec, build, params, layouts)
+    line = next((build.lines[r] for r in spec.roles if build.lines.get(r)), None)
+    return Finding(spec.id, spec.title, severity, outcome.status, tuple(spec.roles), message(spec, outcome), line)
 
 
 def verdict_of(findings: list[Finding]) -> str:
