@@ -66,25 +66,35 @@ def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Sol
         found = search.run()
     prices = {role: {p.part.id: p for p in items} for role, items in search.offered.items()}
     choices = tuple(_choice(search, assigned, prices) for _, assigned in found)
-    stats = Stats(
+    stats = _stats(search)
+    within = [c for c in choices if request.budget is None or c.now_usd <= request.budget + 1e-9]
+    if within:
+        return Solution(
+            "ok", request, tuple(within), within[0].now_usd, "", _binding(search, within[0]), stats, search.day
+        )
+    cheapest = _cheapest_over_budget(catalog, rules, request, prices) if not found else None
+    return Solution("infeasible", request, (), cheapest, _why(search, request, cheapest), (), stats, search.day)
+
+
+def _stats(search: Search) -> Stats:
+    return Stats(
         offered={r: len(v) for r, v in search.offered.items()},
         after_unary=search.after_unary,
         after_dominance=search.after_dominance,
         nodes=search.nodes,
         rule_checks=search.checks,
     )
-    within = [c for c in choices if request.budget is None or c.now_usd <= request.budget + 1e-9]
-    if within:
-        return Solution(
-            "ok", request, tuple(within), within[0].now_usd, "", _binding(search, within[0]), stats, search.day
-        )
-    cheapest = None
-    if request.budget is not None and not found:
-        unbounded = Search(catalog, rules, replace(request, budget=None, top=1))
-        best = unbounded.run()
-        if best:
-            cheapest = _choice(unbounded, best[0][1], prices).now_usd
-    return Solution("infeasible", request, (), cheapest, _why(search, request, cheapest), (), stats, search.day)
+
+
+def _cheapest_over_budget(
+    catalog: Catalog, rules: dict[str, RuleSpec], request: Request, prices: dict[str, dict[str, Priced]]
+) -> float | None:
+    """With a budget, what the cheapest build would cost without it (None: no budget, or no build)."""
+    if request.budget is None:
+        return None
+    unbounded = Search(catalog, rules, replace(request, budget=None, top=1))
+    best = unbounded.run()
+    return _choice(unbounded, best[0][1], prices).now_usd if best else None
 
 
 def _choice(search: Search, assigned: dict[str, Part], prices: dict[str, dict[str, Priced]]) -> Choice:

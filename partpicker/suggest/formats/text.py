@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from partpicker.models import Case, Cooler, Cpu, Gpu, Motherboard, Part, Psu, Ram, Ssd
 from partpicker.suggest.answer import Solution
 from partpicker.validate.report import Report
@@ -11,27 +14,31 @@ def _q(value: object) -> str:
     return "?" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
 
 
+def _board(part: Motherboard) -> str:
+    x16 = sum(1 for s in part.pcie_slots or [] if (s.physical or 0) >= 16)
+    slots = "? x16-size slots" if part.pcie_slots is None else f"{x16} x16-size slots"
+    m2 = "? M.2" if part.m2_slots is None else f"{len(part.m2_slots)} M.2"
+    return f"{part.socket}, {part.form_factor}, {slots}, {m2}"
+
+
+# The specs the rules read of each category, in a few words ("?" where the catalog does not know).
+ELIGIBILITY: dict[type[Part], Callable[[Any], str]] = {
+    Cpu: lambda p: f"{p.socket}, {_q(p.cores)} cores, {_q(p.pcie_lanes)} lanes, {_q(p.tdp_w)} W",
+    Motherboard: _board,
+    Gpu: lambda p: f"{_q(p.vram_gb)} GB, {_q(p.slot_width)} slots, {_q(p.board_power_w)} W, {_q(p.cooler)}",
+    Psu: lambda p: f"{p.watts} W, {_q(p.pcie_8pin)} PCIe cables, {_q(p.efficiency)}",
+    Case: lambda p: f"{_q(p.expansion_slots)} slots, GPUs to {_q(p.max_gpu_length_mm)} mm",
+    Ram: lambda p: f"{p.total_gb} GB {p.memory_type} ({p.modules}x{p.module_gb})",
+    Ssd: lambda p: f"{p.interface.upper()} {p.form_factor}, {p.capacity_gb} GB",
+    Cooler: lambda p: ", ".join(p.sockets + p.bracket_sockets),
+}
+
+
 def eligibility(part: Part) -> str:
     """The specs the rules read, in a few words ("?" where the catalog does not know)."""
-    if isinstance(part, Cpu):
-        return f"{part.socket}, {_q(part.cores)} cores, {_q(part.pcie_lanes)} lanes, {_q(part.tdp_w)} W"
-    if isinstance(part, Motherboard):
-        x16 = sum(1 for s in part.pcie_slots or [] if (s.physical or 0) >= 16)
-        slots = "? x16-size slots" if part.pcie_slots is None else f"{x16} x16-size slots"
-        m2 = "? M.2" if part.m2_slots is None else f"{len(part.m2_slots)} M.2"
-        return f"{part.socket}, {part.form_factor}, {slots}, {m2}"
-    if isinstance(part, Gpu):
-        return f"{_q(part.vram_gb)} GB, {_q(part.slot_width)} slots, {_q(part.board_power_w)} W, {_q(part.cooler)}"
-    if isinstance(part, Psu):
-        return f"{part.watts} W, {_q(part.pcie_8pin)} PCIe cables, {_q(part.efficiency)}"
-    if isinstance(part, Case):
-        return f"{_q(part.expansion_slots)} slots, GPUs to {_q(part.max_gpu_length_mm)} mm"
-    if isinstance(part, Ram):
-        return f"{part.total_gb} GB {part.memory_type} ({part.modules}x{part.module_gb})"
-    if isinstance(part, Ssd):
-        return f"{part.interface.upper()} {part.form_factor}, {part.capacity_gb} GB"
-    if isinstance(part, Cooler):
-        return ", ".join(part.sockets + part.bracket_sockets)
+    for cls, describe in ELIGIBILITY.items():
+        if isinstance(part, cls):
+            return describe(part)
     return ""
 
 
