@@ -235,33 +235,41 @@ class Search:
         out = dict(domains)
         done = set(assigned)
         for other in rest:
-            rules = self.forward_rules.get((role, other, frozenset(done)))
-            if rules is None:
-                rules = [
-                    r for r in self.rules if role in r.roles and other in r.roles and set(r.roles) - {other} <= done
-                ]
-                self.forward_rules[(role, other, frozenset(done))] = rules
+            rules = self._forward_rules(role, other, done)
             if not rules:
                 continue
-            # The filtered domain depends only on the input domain and on what the rules
-            # read of the chosen parts: memoise on that (many branches share it).
-            domain = out[other]
-            memo_key = (
-                other,
-                id(domain),
-                tuple((r.id, *(self._spec_class(r, x, assigned[x]) for x in r.roles if x != other)) for r in rules),
-            )
-            memo = self.forward_memo.get(memo_key)
-            if memo is not None and memo[0] is domain:
-                kept = memo[1]
-            else:
-                kept = self._filter(other, assigned, domain, rules)
-                self.forward_memo[memo_key] = (domain, kept)
+            kept = self._forward_filter(other, assigned, out[other], rules)
             if not kept:
                 self.failures.update(r.id for r in rules)
                 return None
             out[other] = kept
         return out
+
+    def _forward_rules(self, role: str, other: str, done: set[str]) -> list[RuleSpec]:
+        """The rules that choosing ``role`` (with ``done`` chosen) leaves ``other`` alone in."""
+        key = (role, other, frozenset(done))
+        rules = self.forward_rules.get(key)
+        if rules is None:
+            rules = [r for r in self.rules if role in r.roles and other in r.roles and set(r.roles) - {other} <= done]
+            self.forward_rules[key] = rules
+        return rules
+
+    def _forward_filter(
+        self, other: str, assigned: dict[str, Part], domain: list[tuple[Part, float]], rules: list[RuleSpec]
+    ) -> list[tuple[Part, float]]:
+        """:meth:`_filter`, memoised: the filtered domain depends only on the input domain and on
+        what the rules read of the chosen parts (many branches share it)."""
+        memo_key = (
+            other,
+            id(domain),
+            tuple((r.id, *(self._spec_class(r, x, assigned[x]) for x in r.roles if x != other)) for r in rules),
+        )
+        memo = self.forward_memo.get(memo_key)
+        if memo is not None and memo[0] is domain:
+            return memo[1]
+        kept = self._filter(other, assigned, domain, rules)
+        self.forward_memo[memo_key] = (domain, kept)
+        return kept
 
     def _filter(
         self, role: str, assigned: dict[str, Part], domain: list[tuple[Part, float]], rules: list[RuleSpec]
@@ -272,17 +280,7 @@ class Search:
         trial = dict(assigned)
         for rule in rules:
             classes, representatives = self._classes(rule, role, domain)
-            # The cache key of each representative differs only in this role's class.
-            at = rule.roles.index(role)
-            fixed = [self._spec_class(rule, r, assigned[r]) if r != role else 0 for r in rule.roles]
-            verdicts = []
-            for part in representatives:
-                fixed[at] = self._spec_class(rule, role, part)
-                status = self.cache.get((rule.id, *fixed))
-                if status is None:
-                    trial[role] = part
-                    status = self.status(rule, trial)
-                verdicts.append(status in self.accepted)
+            verdicts = self._verdicts(rule, role, representatives, assigned, trial)
             if keep is None:
                 keep = [verdicts[c] for c in classes]
             else:
@@ -290,6 +288,23 @@ class Search:
         if keep is None:
             return domain
         return [item for item, k in zip(domain, keep, strict=True) if k]
+
+    def _verdicts(
+        self, rule: RuleSpec, role: str, representatives: list[Part], assigned: dict[str, Part], trial: dict[str, Part]
+    ) -> list[bool]:
+        """Whether each representative of ``role`` passes ``rule`` with the chosen parts."""
+        # The cache key of each representative differs only in this role's class.
+        at = rule.roles.index(role)
+        fixed = [self._spec_class(rule, r, assigned[r]) if r != role else 0 for r in rule.roles]
+        verdicts = []
+        for part in representatives:
+            fixed[at] = self._spec_class(rule, role, part)
+            status = self.cache.get((rule.id, *fixed))
+            if status is None:
+                trial[role] = part
+                status = self.status(rule, trial)
+            verdicts.append(status in self.accepted)
+        return verdicts
 
     def _classes(self, rule: RuleSpec, role: str, domain: list[tuple[Part, float]]) -> tuple[list[int], list[Part]]:
         """For each part of ``domain``, the index of its class for ``rule``; and one part per
