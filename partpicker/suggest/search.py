@@ -211,17 +211,25 @@ class Search:
             if cost + price + rest_lb >= self._bound():
                 break  # candidates are sorted by price: the rest are dearer still
             now_here = now + self._now_weight(role, price)
-            if self.request.budget is not None and now_here + rest_now_lb > self.request.budget + 1e-9:
+            if self._over_budget(now_here + rest_now_lb):
                 continue  # objective "full": a dearer part may still be cheaper now
             assigned[role] = part
-            failed = next((r for r in completed if self.status(r, assigned) not in self.accepted), None)
-            if failed is not None:
-                self.failures[failed.id] += 1
+            if not self._passes(completed, assigned):
                 continue
             narrowed = self._forward(role, assigned, rest, domains)
             if narrowed is not None:
                 self._descend(depth + 1, assigned, cost + price, now_here, narrowed)
         assigned.pop(role, None)
+
+    def _over_budget(self, now_usd: float) -> bool:
+        return self.request.budget is not None and now_usd > self.request.budget + 1e-9
+
+    def _passes(self, rules: list[RuleSpec], assigned: dict[str, Part]) -> bool:
+        """Whether the chosen parts pass ``rules`` (the first failure is counted)."""
+        failed = next((r for r in rules if self.status(r, assigned) not in self.accepted), None)
+        if failed is not None:
+            self.failures[failed.id] += 1
+        return failed is None
 
     def _forward(
         self,

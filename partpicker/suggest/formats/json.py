@@ -40,8 +40,8 @@ def as_dict(solution: Solution, report: Report | None = None) -> dict[str, Any]:
             for c in solution.choices[1:]
         ],
         "explanation": solution.reason if not best else "; ".join(solution.binding),
-        "warnings": [f"{f.rule}: {f.message}" for f in report.findings if f.status == "fail"] if report else [],
-        "unproven": [f"{f.rule}: {f.message}" for f in report.findings if f.status == "unknown"] if report else [],
+        "warnings": _findings(report, "fail"),
+        "unproven": _findings(report, "unknown"),
         "search": {
             "offered": solution.stats.offered,
             "after_unary_rules": solution.stats.after_unary,
@@ -50,6 +50,11 @@ def as_dict(solution: Solution, report: Report | None = None) -> dict[str, Any]:
             "rule_checks": solution.stats.rule_checks,
         },
     }
+
+
+def _findings(report: Report | None, status: str) -> list[str]:
+    """The chosen build's findings of ``status``, as "rule: message"."""
+    return [f"{f.rule}: {f.message}" for f in report.findings if f.status == status] if report else []
 
 
 def render(solution: Solution, report: Report | None = None) -> str:
