@@ -69,8 +69,8 @@ class RuleSpec(_Strict):
         """The parameters at their defaults."""
         return {name: p.default for name, p in self.params.items()}
 
-    @model_validator(mode="after")
-    def _consistent(self) -> RuleSpec:
+    def _roles_and_reads(self) -> None:
+        """Known roles; ``reads`` names exactly the rule's roles, and fields their models have."""
         for role in [*self.roles, *self.applies_when]:
             if role not in ROLES:
                 raise ValueError(f"unknown role {role!r}; roles are {', '.join(ROLES)}")
@@ -81,6 +81,10 @@ class RuleSpec(_Strict):
             for name in fields:
                 if name not in model.model_fields:
                     raise ValueError(f"reads.{role}: {model.__name__} has no field {name!r}")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RuleSpec:
+        self._roles_and_reads()
         expects = {e.expect for e in self.examples}
         if not {"pass", "fail"} <= expects:
             raise ValueError("a rule needs at least one pass and one fail example")

@@ -13,17 +13,19 @@ from partpicker.models import Cpu, Ram
 def check(catalog: Catalog) -> Iterator[Problem]:
     for part in catalog:
         if isinstance(part, Cpu):
-            if part.cores and part.threads and part.threads < part.cores:
-                yield problem(
-                    catalog, "inconsistent", part.id, f"{part.threads} threads < {part.cores} cores", ["threads"]
-                )
-            if part.pcie_lanes and part.pcie_lanes_total and part.pcie_lanes > part.pcie_lanes_total:
-                yield problem(
-                    catalog,
-                    "inconsistent",
-                    part.id,
-                    f"{part.pcie_lanes} usable lanes > {part.pcie_lanes_total} total",
-                    ["pcie_lanes"],
-                )
+            yield from _cpu(catalog, part)
         if isinstance(part, Ram) and part.registered and part.ecc is False:
             yield problem(catalog, "inconsistent", part.id, "registered memory without ECC", ["ecc"])
+
+
+def _cpu(catalog: Catalog, part: Cpu) -> Iterator[Problem]:
+    if part.cores and part.threads and part.threads < part.cores:
+        yield problem(catalog, "inconsistent", part.id, f"{part.threads} threads < {part.cores} cores", ["threads"])
+    if part.pcie_lanes and part.pcie_lanes_total and part.pcie_lanes > part.pcie_lanes_total:
+        yield problem(
+            catalog,
+            "inconsistent",
+            part.id,
+            f"{part.pcie_lanes} usable lanes > {part.pcie_lanes_total} total",
+            ["pcie_lanes"],
+        )

@@ -28,18 +28,24 @@ def _numbers(name: str) -> list[str]:
     return sorted(_NUM.findall(name.casefold()))
 
 
+def _other_model(na: str, nb: str, ta: frozenset[str], tb: frozenset[str]) -> bool:
+    """Whether two names with the same numbers still name different models."""
+    if na == nb:
+        return False
+    if ta < tb or tb < ta:
+        return True  # "Define 7" and "Define 7 XL": one name extends the other, another model
+    # "1600 G+" and "1600 P+", "PX-1600" and "TX-1600": model letters differ
+    return all(len(t) <= 2 or any(c.isdigit() for c in t) for t in ta ^ tb)
+
+
 @lint("near-duplicate", "two parts whose names are the same but for spelling")
 def check(catalog: Catalog) -> Iterator[Problem]:
     for parts in catalog.by_category.values():
         keyed = [(p, _norm(p.name), _numbers(p.name), _tokens(p.name)) for p in parts]
         for i, (a, na, da, ta) in enumerate(keyed):
             for b, nb, db, tb in keyed[i + 1 :]:
-                if da != db:
+                if da != db or _other_model(na, nb, ta, tb):
                     continue
-                if na != nb and (ta < tb or tb < ta):
-                    continue  # "Define 7" and "Define 7 XL": one name extends the other, another model
-                if na != nb and all(len(t) <= 2 or any(c.isdigit() for c in t) for t in ta ^ tb):
-                    continue  # "1600 G+" and "1600 P+", "PX-1600" and "TX-1600": model letters differ
                 score = fuzz.ratio(na, nb)
                 if score >= THRESHOLD:
                     yield problem(
