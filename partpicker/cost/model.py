@@ -601,17 +601,7 @@ def compare(machine: Machine, assumptions: Assumptions | None = None, burst: Bur
         "reserved-1yr": a.rate("reserved-1yr") * machine.gpus * HOURS_PER_MONTH,
         "reserved-3yr": a.rate("reserved-3yr") * machine.gpus * HOURS_PER_MONTH,
     }
-    rows: list[MonthRow] = []
-    paid, net = machine.purchase_usd, 0.0
-    totals = dict.fromkeys(CLOUD, 0.0)
-    for month in range(1, max(a.months, *RATIO_MONTHS) + 1):
-        own = electricity + (depreciation if month <= a.depreciation_months else 0.0)
-        paid += electricity
-        net += own
-        bill = {k: gpu_month[k] + storage for k in CLOUD}
-        for k in CLOUD:
-            totals[k] += bill[k]
-        rows.append(MonthRow(month, own, bill, paid, net, dict(totals)))
+    rows = _months(machine, a, electricity, depreciation, {k: gpu_month[k] + storage for k in CLOUD})
     break_even = {
         k: next((r.month for r in rows[: a.months] if r.own_paid <= r.cloud_total[k] + 1e-9), None) for k in CLOUD
     }
@@ -636,6 +626,23 @@ def compare(machine: Machine, assumptions: Assumptions | None = None, burst: Bur
     if burst is None:
         return result
     return replace(result, burst=burst_costs(machine, a, burst, result))
+
+
+def _months(
+    machine: Machine, a: Assumptions, electricity: float, depreciation: float, bill: dict[str, float]
+) -> list[MonthRow]:
+    """The month rows over the horizon (at least to the last ratio month), costs cumulated."""
+    rows: list[MonthRow] = []
+    paid, net = machine.purchase_usd, 0.0
+    totals = dict.fromkeys(CLOUD, 0.0)
+    for month in range(1, max(a.months, *RATIO_MONTHS) + 1):
+        own = electricity + (depreciation if month <= a.depreciation_months else 0.0)
+        paid += electricity
+        net += own
+        for k in CLOUD:
+            totals[k] += bill[k]
+        rows.append(MonthRow(month, own, dict(bill), paid, net, dict(totals)))
+    return rows
 
 
 def _ratio(cloud: float, own: float) -> float:

@@ -190,12 +190,7 @@ def chart(result: CostResult, height: int = CHART_HEIGHT, width: int = CHART_WID
     n = len(rows)
     cols = min(n, width)
     top = max(max(v) for v in series.values()) or 1.0
-    grid = [[" "] * cols for _ in range(height)]
-    for key, values in series.items():
-        for c in range(cols):
-            i = min(n - 1, math.ceil((c + 1) * n / cols) - 1)
-            level = round(values[i] / top * (height - 1))
-            grid[height - 1 - level][c] = MARK[key]
+    grid = _grid(series, n, cols, top, height)
     label_w = len(dollars(top))
     legend = ", ".join(f"{MARK[k]} {LABEL[k]}" for k in CLOUD)
     out = [f"Cumulative cost by month ({MARK['own_paid']} own paid, {legend})"]
@@ -205,6 +200,17 @@ def chart(result: CostResult, height: int = CHART_HEIGHT, width: int = CHART_WID
     out.append(f"  {'':>{label_w}} +{'-' * cols}")
     out.append(f"  {'':>{label_w}}  1{f'month {n}':>{cols - 1}}")
     return out
+
+
+def _grid(series: dict[str, Sequence[float]], n: int, cols: int, top: float, height: int) -> list[list[str]]:
+    """The chart's cells: each series' mark at its level in each column (later series on top)."""
+    grid = [[" "] * cols for _ in range(height)]
+    for key, values in series.items():
+        for c in range(cols):
+            i = min(n - 1, math.ceil((c + 1) * n / cols) - 1)
+            level = round(values[i] / top * (height - 1))
+            grid[height - 1 - level][c] = MARK[key]
+    return grid
 
 
 def savings_text(result: CostResult) -> str:
