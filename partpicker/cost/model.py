@@ -328,14 +328,7 @@ def machine_from_build(
     gpu_unit, gpu_unit_source = _gpu_unit(gpu_price, lines, out)
     _require_prices(build, day, lines, missing, purchase_usd, extra, total_gpus, gpu_unit)
     notes: list[str] = []
-    if purchase_usd is not None:
-        purchase, source = purchase_usd, "--purchase-usd"
-        out = []  # the catalog's lines do not make up this price
-    else:
-        purchase = sum(line_usd(p.unit_usd, p.count) for p in out)
-        source = "catalog" if not prices else "catalog and --price"
-        if stale:
-            notes.append(f"prices older than {STALE_DAYS} days on {day}: {', '.join(stale)}")
+    purchase, source, out = _purchase(purchase_usd, out, prices, stale, day, notes)
     if extra and gpu_unit is not None:
         gpu_name = build.gpu.name if build.gpu else "GPU"
         out.append(PriceLine("extra-gpu", gpu_name, extra, gpu_unit, gpu_unit_source))
@@ -358,6 +351,23 @@ def machine_from_build(
         as_of=day,
         notes=tuple(notes),
     )
+
+
+def _purchase(
+    purchase_usd: float | None,
+    out: list[PriceLine],
+    prices: Mapping[str, float],
+    stale: list[str],
+    day: dt.date,
+    notes: list[str],
+) -> tuple[float, str, list[PriceLine]]:
+    """(purchase price, its source, the lines that make it up): ``purchase_usd`` if given, else the lines' sum."""
+    if purchase_usd is not None:
+        return purchase_usd, "--purchase-usd", []  # the catalog's lines do not make up this price
+    if stale:
+        notes.append(f"prices older than {STALE_DAYS} days on {day}: {', '.join(stale)}")
+    purchase = sum(line_usd(p.unit_usd, p.count) for p in out)
+    return purchase, "catalog" if not prices else "catalog and --price", out
 
 
 def _check_prices(
