@@ -1,6 +1,6 @@
 """memory-compat: the RAM kit's type, module count and capacity suit the board and the CPU."""
 
-from partpicker.models import Motherboard
+from partpicker.models import Cpu, Motherboard, Ram
 from partpicker.rules.checks import Context, Outcome, Unknown, check, failed, passed
 
 
@@ -19,17 +19,24 @@ def run(ctx: Context) -> Outcome:
     if cpu is not None and cpu.memory_types and ram.memory_type not in cpu.memory_types:
         problems.append(f"{ram.memory_type} kit with a CPU for {'/'.join(cpu.memory_types)}")
     _capacity(board, modules, total, problems, missing)
-    if cpu is not None and cpu.max_memory_gb is not None and total > cpu.max_memory_gb:
-        problems.append(f"{total} GB exceeds the CPU's {cpu.max_memory_gb} GB")
-    if board.memory_registered is not None and ram.registered is not None and board.memory_registered != ram.registered:
-        need = "registered (RDIMM)" if board.memory_registered else "unbuffered (UDIMM)"
-        problems.append(f"the board takes {need} memory only")
+    problems += _cpu_and_buffering(ram, board, cpu, total)
     values = {"modules": modules, "total_gb": total, "type": ram.memory_type}
     if problems:
         return failed(problems="; ".join(problems), **values)
     if missing:
         raise Unknown(", ".join(missing) + " not in the catalog")
     return passed(**values)
+
+
+def _cpu_and_buffering(ram: Ram, board: Motherboard, cpu: Cpu | None, total: int) -> list[str]:
+    """The kit against the CPU's maximum, and registered against unbuffered."""
+    problems: list[str] = []
+    if cpu is not None and cpu.max_memory_gb is not None and total > cpu.max_memory_gb:
+        problems.append(f"{total} GB exceeds the CPU's {cpu.max_memory_gb} GB")
+    if board.memory_registered is not None and ram.registered is not None and board.memory_registered != ram.registered:
+        need = "registered (RDIMM)" if board.memory_registered else "unbuffered (UDIMM)"
+        problems.append(f"the board takes {need} memory only")
+    return problems
 
 
 def _capacity(board: Motherboard, modules: int, total: int, problems: list[str], missing: list[str]) -> None:
