@@ -138,7 +138,7 @@ def _layout(
         return None
     used = frozenset(s.label for _, s in placed) | {s.label for s in combo}
     lanes = [lanes_of(s, cpu_lanes, used - {s.label}) for s in combo]
-    if any(x is None or x < min_lanes for x in lanes):
+    if not all(x is not None and x >= min_lanes for x in lanes):
         return None
     if not _drives_live(placed, used, cpu_lanes):
         return None

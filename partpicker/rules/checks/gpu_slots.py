@@ -33,11 +33,7 @@ def run(ctx: Context) -> Outcome:
         return too_few
     slots = ctx.need(board, "pcie_slots")
     cpu_lanes = ctx.build.cpu.pcie_lanes if ctx.build.cpu else None
-    wired = [
-        s
-        for s in slots
-        if (s.physical is None or s.physical >= 16) and (layout.lanes_of(s, cpu_lanes, frozenset()) or 0) >= min_lanes
-    ]
+    wired = _wired(slots, cpu_lanes, min_lanes)
     listed = ", ".join(f"{s.label}@{s.position or '?'}" for s in wired) or "none"
     if len(wired) < n:
         return failed(why=f"the board has {len(wired)} x16-size slots wired x{min_lanes} or more ({listed})", **values)
@@ -45,6 +41,15 @@ def run(ctx: Context) -> Outcome:
     if on_board is None:
         return _no_layout(ctx, board, wired, listed, cpu_lanes, values)
     return _in_case(ctx, on_board, values)
+
+
+def _wired(slots: list[PcieSlot], cpu_lanes: int | None, min_lanes: int) -> list[PcieSlot]:
+    """The x16-size slots (or of unknown size) wired with ``min_lanes`` or more."""
+    return [
+        s
+        for s in slots
+        if (s.physical is None or s.physical >= 16) and (layout.lanes_of(s, cpu_lanes, frozenset()) or 0) >= min_lanes
+    ]
 
 
 def _counted_out(ctx: Context, board: Motherboard, n: int, span: int, values: dict[str, Any]) -> Outcome | None:
@@ -67,7 +72,6 @@ def _no_layout(
 ) -> Outcome:
     """No layout seats the cards on the board: unknown if a slot's place or an M.2 slot's sharing
     is unknown, else fail with how many fit."""
-    n, width = values["n"], values["width"]
     vague = [s.label for s in wired if s.position is None or s.physical is None]
     if vague:
         return unknown(f"the position or size of slot {', '.join(vague)} of {board.name}", where=listed, **values)
@@ -80,6 +84,14 @@ def _no_layout(
             where=_where(maybe),
             **values,
         )
+    return _how_many_fit(ctx, board, listed, cpu_lanes, values)
+
+
+def _how_many_fit(
+    ctx: Context, board: Motherboard, listed: str, cpu_lanes: int | None, values: dict[str, Any]
+) -> Outcome:
+    """Fail, saying how many of the cards some layout seats (unless only the status is wanted)."""
+    n, width = values["n"], values["width"]
     if not ctx.explain:
         return failed(why="no layout", **values)
     drives = [d for d in ctx.build.ssds if layout.is_m2(d)]

@@ -1,5 +1,7 @@
 """pcie-lane-budget: GPUs at x8 each plus CPU-attached NVMe drives at x4 fit the CPU's lanes."""
 
+from typing import Any
+
 from partpicker.models import M2Slot, Motherboard, Ssd
 from partpicker.rules import layout
 from partpicker.rules.checks import Context, Outcome, Unknown, check, verdict
@@ -25,7 +27,7 @@ def run(ctx: Context) -> Outcome:
     per_nvme = int(ctx.params["lanes_per_nvme"])
     n = ctx.n_gpus
     nvme = [d for d in ctx.build.ssds if d.interface == "nvme" and layout.is_m2(d)]
-    values = {"have": have, "n": n, "per_gpu": per_gpu, "per_nvme": per_nvme}
+    values: dict[str, Any] = {"have": have, "n": n, "per_gpu": per_gpu, "per_nvme": per_nvme}
     if n * per_gpu + len(nvme) * per_nvme <= have:
         # Even with every NVMe drive on CPU lanes, it fits (or there are none to place).
         return verdict(True, need=n * per_gpu + len(nvme) * per_nvme, nvme=len(nvme), **values)
@@ -33,7 +35,12 @@ def run(ctx: Context) -> Outcome:
         # Even with every NVMe drive on chipset lanes, the GPUs alone do not fit.
         return verdict(False, need=n * per_gpu, nvme=0, **values)
     board = ctx.part("motherboard")
-    placement = _placement(ctx, board, nvme)
+    return _placed(board, _placement(ctx, board, nvme), values)
+
+
+def _placed(board: Motherboard, placement: tuple[tuple[Ssd, M2Slot], ...], values: dict[str, Any]) -> Outcome:
+    """The budget with the drives placed: those on chipset lanes cost the CPU nothing."""
+    n, per_gpu, per_nvme, have = values["n"], values["per_gpu"], values["per_nvme"], values["have"]
     on_cpu = sum(1 for _, s in placement if s.source == "cpu")
     unsure = sum(1 for _, s in placement if s.source is None)
     low, high = n * per_gpu + on_cpu * per_nvme, n * per_gpu + (on_cpu + unsure) * per_nvme
