@@ -218,16 +218,10 @@ def _read_jsonl(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
         return
     with handle, gc_paused():
         for number, line in enumerate(handle, 1):
-            head = _JSONL_HEAD.match(line)
-            cls = _JSONL_CATEGORY.get(head.group(1)) if head else None
-            if cls is not None and head is not None:
-                try:
-                    part = cls.model_validate_json(b"{" + line[head.end() :])
-                except ValidationError:
-                    pass
-                else:
-                    rows.setdefault(cls, []).append((number, part, []))
-                    continue
+            fast = _fast_row(line)
+            if fast is not None:
+                rows.setdefault(fast[0], []).append((number, fast[1], []))
+                continue
             if not line.strip():
                 continue
             try:
@@ -248,6 +242,19 @@ def _read_jsonl(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
                 ]
                 rows.setdefault(cls, []).append((number, None, found))
         _add_rows(rows, spath, catalog, problems)
+
+
+def _fast_row(line: bytes) -> tuple[type[Part], Part] | None:
+    """A line that opens with its category, validated straight from its bytes; None if it does
+    not open so or does not validate (the plain way then says why)."""
+    head = _JSONL_HEAD.match(line)
+    cls = _JSONL_CATEGORY.get(head.group(1)) if head else None
+    if cls is None or head is None:
+        return None
+    try:
+        return cls, cls.model_validate_json(b"{" + line[head.end() :])
+    except ValidationError:
+        return None
 
 
 _Rows = dict[type[Part], list[tuple[int, Part | None, list[Problem]]]]

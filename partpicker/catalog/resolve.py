@@ -38,7 +38,7 @@ def _named(catalog: Catalog, name: str, category: str, pool: Sequence[Part]) -> 
     by_id = catalog.parts.get(name.strip())
     if by_id is not None and by_id.category == category:
         return by_id
-    exact = [p for p in pool if p.name.casefold() == wanted] or [p for p in pool if norm(p.name) == norm(name)]
+    exact = _exact(name, pool)
     if len(exact) == 1:
         return exact[0]
     aliased = [p for p in pool if wanted in (a.casefold() for a in p.aliases)]
@@ -49,13 +49,17 @@ def _named(catalog: Catalog, name: str, category: str, pool: Sequence[Part]) -> 
     return None
 
 
+def _exact(name: str, pool: Sequence[Part]) -> list[Part]:
+    """Parts named ``name`` exactly (ignoring case), else alike once normalised."""
+    wanted = name.strip().casefold()
+    return [p for p in pool if p.name.casefold() == wanted] or [p for p in pool if norm(p.name) == norm(name)]
+
+
 def _fuzzy_match(catalog: Catalog, name: str, category: str, pool: Sequence[Part]) -> Part:
     """The clear fuzzy match, or a ``LookupError`` listing the closest parts."""
     ranked = _fuzzy(name, pool)
     if not ranked:
-        near = closest(catalog, name, category)
-        hint = "; closest: " + ", ".join(f"{p.name} ({p.id})" for p in near) if near else ""
-        raise LookupError(f"no {category} in the catalog matches {name!r}{hint}")
+        raise LookupError(_no_match(name, category, closest(catalog, name, category)))
     best_part, best_score = ranked[0]
     runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
     if best_score >= FUZZY_ACCEPT and best_score - runner_up >= FUZZY_MARGIN:
@@ -63,8 +67,12 @@ def _fuzzy_match(catalog: Catalog, name: str, category: str, pool: Sequence[Part
     close = [p for p, s in ranked if s >= max(FUZZY_SHOW, best_score - 15)][:8]
     if best_score >= FUZZY_ACCEPT and len(close) > 1:
         raise LookupError(_ambiguous(name, category, close))
-    hint = "; closest: " + ", ".join(f"{p.name} ({p.id})" for p in close) if close else ""
-    raise LookupError(f"no {category} in the catalog matches {name!r}{hint}")
+    raise LookupError(_no_match(name, category, close))
+
+
+def _no_match(name: str, category: str, near: Sequence[Part]) -> str:
+    hint = "; closest: " + ", ".join(f"{p.name} ({p.id})" for p in near) if near else ""
+    return f"no {category} in the catalog matches {name!r}{hint}"
 
 
 def _fuzzy(name: str, pool: Sequence[Part]) -> list[tuple[Part, float]]:
