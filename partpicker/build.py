@@ -238,9 +238,7 @@ def load_build(path: str | Path, catalog: Resolver) -> Build:
 def parse_build(raw: Any, catalog: Resolver, *, path: str = "<build>") -> Build:
     """Validate a loaded build document and resolve its parts against ``catalog``."""
     spec = _validated(raw, path)
-    parts_raw = raw.get("parts") or {}
-    lines = {role: yamlio.line_of(raw, ["parts", role]) or 0 for role in parts_raw}
-    lines.update({f"rules.{rid}": yamlio.line_of(raw, ["rules", rid]) or 0 for rid in raw.get("rules") or {}})
+    lines = _lines(raw)
 
     def find(category: str, name: str | None) -> Part | None:
         return resolve(category, name) if name else None
@@ -282,6 +280,13 @@ def parse_build(raw: Any, catalog: Resolver, *, path: str = "<build>") -> Build:
         path=path,
         lines=lines,
     )
+
+
+def _lines(raw: dict[str, Any]) -> dict[str, int]:
+    """The line of each role under ``parts:`` and of each rule under ``rules:`` (``rules.<id>``)."""
+    lines = {role: yamlio.line_of(raw, ["parts", role]) or 0 for role in raw.get("parts") or {}}
+    lines.update({f"rules.{rid}": yamlio.line_of(raw, ["rules", rid]) or 0 for rid in raw.get("rules") or {}})
+    return lines
 
 
 def _validated(raw: Any, path: str) -> BuildFile:

@@ -143,7 +143,12 @@ def markdown(d: Diff) -> str:
         for ch in d.changed:
             for fname, a, b in ch.fields:
                 out.append(f"| `{ch.id}` | {fname} | {_cell(a)} | {_cell(b)} |")
-    out += ["", "#### Impact on example builds", ""]
+    return "\n".join(out + _impact_markdown(d))
+
+
+def _impact_markdown(d: Diff) -> list[str]:
+    """The impact on the example builds and on the standard `suggest` requests."""
+    out = ["", "#### Impact on example builds", ""]
     if d.impact:
         out += ["| build | before | after |", "|---|---|---|"]
         out += [f"| {i.build} | {i.before} | {i.after} |" for i in d.impact]
@@ -155,7 +160,7 @@ def markdown(d: Diff) -> str:
         out += [f"| `{label}` | {_cell(a)} | {_cell(b)} |" for label, a, b in d.suggest]
     else:
         out.append("The standard requests get the same answers.")
-    return "\n".join(out)
+    return out
 
 
 def text(d: Diff) -> str:

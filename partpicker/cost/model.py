@@ -334,9 +334,7 @@ def machine_from_build(
         out.append(PriceLine("extra-gpu", gpu_name, extra, gpu_unit, gpu_unit_source))
         purchase += extra * gpu_unit
     est, draw, draw_source = _draw(build, total_gpus, utilisation, draw_kw, notes)
-    storage = float(sum(s.capacity_gb for s in build.ssds)) if storage_gb is None else storage_gb
-    if storage_gb is None and not build.ssds:
-        notes.append("the build has no SSD: no cloud storage is counted (set --storage-gb)")
+    storage = _storage(build, storage_gb, notes)
     return Machine(
         name=build.name,
         purchase_usd=round(purchase, 2),
@@ -351,6 +349,15 @@ def machine_from_build(
         as_of=day,
         notes=tuple(notes),
     )
+
+
+def _storage(build: Build, storage_gb: float | None, notes: list[str]) -> float:
+    """GB a cloud copy keeps: ``storage_gb``, else the build's drives."""
+    if storage_gb is not None:
+        return storage_gb
+    if not build.ssds:
+        notes.append("the build has no SSD: no cloud storage is counted (set --storage-gb)")
+    return float(sum(s.capacity_gb for s in build.ssds))
 
 
 def _purchase(

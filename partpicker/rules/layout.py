@@ -124,6 +124,10 @@ def _spaced(combo: tuple[PcieSlot, ...], span: int, case_slots: int | None) -> b
     return not (case_slots is not None and combo and (combo[-1].position or 0) + span - 1 > case_slots)
 
 
+def _all_at_least(lanes: list[int | None], min_lanes: int) -> bool:
+    return all(x is not None and x >= min_lanes for x in lanes)
+
+
 def _layout(
     combo: tuple[PcieSlot, ...],
     placed: tuple[tuple[Ssd, M2Slot], ...],
@@ -138,7 +142,7 @@ def _layout(
         return None
     used = frozenset(s.label for _, s in placed) | {s.label for s in combo}
     lanes = [lanes_of(s, cpu_lanes, used - {s.label}) for s in combo]
-    if not all(x is not None and x >= min_lanes for x in lanes):
+    if not _all_at_least(lanes, min_lanes):
         return None
     if not _drives_live(placed, used, cpu_lanes):
         return None
