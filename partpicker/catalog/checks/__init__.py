@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from partpicker.catalog import Catalog, Problem, read_catalog
+from partpicker.catalog.checks.interface import LINT_CHECKS, LintCheck, lint, problem
 from partpicker.errors import ExitCode
+
+__all__ = ["LINT_CHECKS", "LintCheck", "all_checks", "check_catalog", "exit_code", "lint", "problem"]
 
 LOAD_CHECKS: dict[str, str] = {
     "yaml-syntax": "the file is not valid YAML",
@@ -25,28 +28,6 @@ LOAD_CHECKS: dict[str, str] = {
     "bounds": "a value outside plausible bounds (a 900 mm GPU, a 40 kW PSU, 300 PCIe lanes)",
     "price": "a price without a date, or dated in the future",
 }
-
-LintCheck = Callable[[Catalog], Iterable[Problem]]
-LINT_CHECKS: dict[str, tuple[str, LintCheck]] = {}
-
-
-def lint(check_id: str, summary: str) -> Callable[[LintCheck], LintCheck]:
-    """Register a catalog check."""
-
-    def register(fn: LintCheck) -> LintCheck:
-        LINT_CHECKS[check_id] = (summary, fn)
-        return fn
-
-    return register
-
-
-def problem(catalog: Catalog, check_id: str, part_id: str, message: str, loc: Sequence[str | int] = ()) -> Problem:
-    """A problem located at a part (or a field of it)."""
-    from partpicker.yamlio import line_of
-
-    origin = catalog.origin[part_id]
-    line = line_of(origin.raw, list(loc)) if loc else origin.line
-    return Problem(check_id, origin.path, line or origin.line, f"{part_id}: {message}", part_id)
 
 
 def check_catalog(paths: Sequence[str | Path] | None = None) -> tuple[Catalog, list[Problem]]:
@@ -69,4 +50,5 @@ def all_checks() -> dict[str, str]:
 
 
 for _info in pkgutil.iter_modules(__path__):
-    importlib.import_module(f"{__name__}.{_info.name}")
+    if _info.name != "interface":
+        importlib.import_module(f"{__name__}.{_info.name}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from partpicker.catalog import Catalog, Problem
-from partpicker.catalog.checks import lint, problem
+from partpicker.catalog.checks.interface import lint, problem
 from partpicker.models import Cpu, Ram
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from rapidfuzz import fuzz
 
 from partpicker.catalog import Catalog, Problem
-from partpicker.catalog.checks import lint, problem
+from partpicker.catalog.checks.interface import lint, problem
 
 THRESHOLD = 93.0
 _NUM = re.compile(r"\d+[a-z]*")

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from partpicker import pricing
 from partpicker.catalog import Catalog, Problem
-from partpicker.catalog.checks import lint, problem
+from partpicker.catalog.checks.interface import lint, problem
 
 
 @lint("price-future", "a price dated after today")
