@@ -13,7 +13,7 @@ heap and allocator state do not leak into the next and `ru_maxrss` is that size'
 
 - load: `load_catalog([FILE])`, wall-clock (and CPU) seconds;
 - solve: `solve(...)` for `Request(gpus=N, as_of=AS_OF)`, wall-clock seconds, or `n/a`
-  while `partpicker.solver` does not import; AS_OF is the newest price date of the curated
+  while `partpicker.suggest.search` does not import; AS_OF is the newest price date of the curated
   catalog, which the synthetic prices are spread up to (with the default as-of, today,
   every synthetic price would be stale);
 - peak memory: the child's `resource.getrusage(RUSAGE_SELF).ru_maxrss` at the end, i.e.
@@ -91,7 +91,8 @@ def measure(
     missing = "skipped (--no-solve)"
     if with_solver:
         try:
-            from partpicker.solver import Request, solve
+            from partpicker.suggest.answer import solve
+            from partpicker.suggest.offer import Request
         except ImportError as exc:
             missing = f"n/a ({exc})"
         else:
@@ -122,7 +123,7 @@ def measure(
         request = request_cls(gpus=gpus, as_of=as_of) if "as_of" in names else request_cls(gpus=gpus)
         args: tuple[Any, ...] = (catalog, request)
         if "rules" in inspect.signature(solve_fn).parameters:  # solve(catalog, rules, request)
-            from partpicker.rulebook import load_rules
+            from partpicker.rules.rulebook import load_rules
 
             args = (catalog, load_rules(), request)
         try:

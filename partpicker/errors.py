@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+from enum import IntEnum
 from pathlib import Path
+
+
+class ExitCode(IntEnum):
+    """The exit codes of every command, named once."""
+
+    CLEAN = 0
+    """Nothing wrong (a passing build, a clean catalog, a suggestion found)."""
+    FINDINGS = 1
+    """Findings: a failing error rule (with ``--strict`` also warnings and unknowns), catalog
+    problems, or no build for `suggest`."""
+    BAD_INPUT = 2
+    """Bad input: a missing or malformed file, an unknown part or key, a broken catalog."""
 
 
 class InputError(Exception):
     """Bad input from the user: a build file, a catalog, an option. The CLI exits 2 on it."""
+
+    exit_code = ExitCode.BAD_INPUT
 
     def __init__(self, what: str, *, path: str | Path | None = None, line: int | None = None, hint: str = "") -> None:
         super().__init__(what)

@@ -79,7 +79,9 @@ class Evidence(Strict):
 
     kind: EvidenceKind
     source: str | None = Field(
-        None, min_length=1, description="Where: a URL, 'MSI X399 SLI PLUS manual p. 23', 'BuildCores OpenDB 2026-08-17'."
+        None,
+        min_length=1,
+        description="Where: a URL, 'MSI X399 SLI PLUS manual p. 23', 'BuildCores OpenDB 2026-08-17'.",
     )
     note: str | None = Field(
         None,
@@ -266,7 +268,9 @@ class Psu(Part):
 
     category: ClassVar[str] = "psu"
 
-    watts: int = Field(ge=100, le=3000, description="Rated continuous output (on 200-240 V mains for units that derate).")
+    watts: int = Field(
+        ge=100, le=3000, description="Rated continuous output (on 200-240 V mains for units that derate)."
+    )
     low_line_watts: int | None = Field(
         None,
         ge=100,

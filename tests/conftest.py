@@ -2,16 +2,47 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from functools import cache
 from pathlib import Path
 
 import pytest
 
-from partpicker.catalog import Catalog, load_catalog
-from partpicker.rulebook import RuleSpec, load_rules
+from partpicker.catalog import Catalog, Problem, load_catalog
+from partpicker.catalog import checks as catalog_checks
+from partpicker.catalog import diff as catalog_diff
+from partpicker.catalog import load as catalog_load
+from partpicker.rules.rulebook import RuleSpec, load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 SHARED = ROOT.parent / "shared"
+
+_read_catalog = catalog_load.read_catalog
+
+
+@cache
+def _read_files(files: tuple[tuple[Path, int], ...]) -> tuple[Catalog, tuple[Problem, ...]]:
+    catalog, problems = _read_catalog([path for path, _ in files])
+    return catalog, tuple(problems)
+
+
+def read_catalog_once(paths: Sequence[str | Path] | None = None) -> tuple[Catalog, list[Problem]]:
+    """:func:`read_catalog`, parsing each set of files once per session (keyed by path and
+    modification time, so a test that writes a catalog still gets its own). The CLI tests
+    would otherwise parse the 296-part bundled catalog on every command (~0.5 s each).
+    Nothing mutates a loaded catalog; the problems list is a fresh copy each call."""
+    files = catalog_load.catalog_files(paths)
+    catalog, problems = _read_files(tuple((f.resolve(), f.stat().st_mtime_ns) for f in files))
+    return catalog, list(problems)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _catalog_parsed_once() -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as patch:
+        for module in (catalog_load, catalog_checks, catalog_diff):
+            patch.setattr(module, "read_catalog", read_catalog_once)
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from partpicker.build import load_build
-from partpicker.engine import evaluate
+from partpicker.validate.engine import evaluate
 
 from .conftest import DATA
 

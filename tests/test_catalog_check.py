@@ -9,8 +9,8 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from partpicker.catalog.checks import all_checks, check_catalog
 from partpicker.cli import app
-from partpicker.lint import all_checks, check_catalog
 
 from .conftest import DATA
 

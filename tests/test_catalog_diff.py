@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from partpicker.catalog_diff import diff
 from partpicker.cli import app
+from partpicker.review import diff
 
 from .conftest import ROOT
 

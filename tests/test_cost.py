@@ -14,13 +14,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from partpicker import costmodel
 from partpicker.build import load_build
 from partpicker.catalog import Catalog
 from partpicker.cli import app
 from partpicker.cli.cost import for_suggestion
-from partpicker.cost_report import COST_FORMATS, savings_text, to_dict
-from partpicker.costmodel import Assumptions, compare, compare_purchase, parse_burst
+from partpicker.cost import model as costmodel
+from partpicker.cost.formats import COST_FORMATS
+from partpicker.cost.formats.json import to_dict
+from partpicker.cost.formats.text import savings_text
+from partpicker.cost.model import Assumptions, compare, compare_purchase, parse_burst
 from partpicker.errors import InputError
 
 from .conftest import DATA, ROOT

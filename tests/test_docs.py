@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from partpicker.rules_doc import markdown_table
+from partpicker.rules.doc import markdown_table
 
 from .conftest import ROOT
 

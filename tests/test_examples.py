@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from partpicker.build import load_build
-from partpicker.engine import evaluate
+from partpicker.validate.engine import evaluate
 
 from .conftest import DATA, ROOT
 

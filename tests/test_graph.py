@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from partpicker.graph import build_graph, rule_node, unary_rules
+from partpicker.rules.graph import build_graph, rule_node, unary_rules
 
 
 def test_graph_ties_each_rule_to_its_roles(rules) -> None:

@@ -9,9 +9,10 @@ import random
 import pytest
 
 from partpicker.build import Build
-from partpicker.engine import evaluate, run_rule
-from partpicker.rulebook import RuleSpec, load_rules, rules_for
-from partpicker.solver import Request, offer, solve
+from partpicker.rules.rulebook import RuleSpec, load_rules, rules_for
+from partpicker.suggest.answer import solve
+from partpicker.suggest.offer import Request, offer
+from partpicker.validate.engine import evaluate, run_rule
 
 from .support.random_catalog import DAY, make
 
@@ -41,20 +42,8 @@ def brute_force(catalog, request: Request, top: int = 1) -> list[float]:
             if len(totals) == top:
                 break
             continue
-        build = Build(
-            name="brute",
-            profile=request.profile,
-            target_gpus=request.gpus,
-            cpu=chosen["cpu"].part,
-            motherboard=chosen["motherboard"].part,
-            gpu=chosen["gpu"].part,
-            gpu_count=request.start_gpus,
-            ram=chosen["ram"].part,
-            ssds=(chosen["ssd"].part,),
-            psu=chosen["psu"].part,
-            case=chosen["case"].part,
-            cooler=chosen["cooler"].part,
-        )
+        parts = {role: chosen[role].part for role in ROLES}
+        build = Build.of("brute", request.profile, request.gpus, parts, {"gpu": request.start_gpus})
         if all(_status(rule, build) in accepted for rule in rules):
             totals.append(total)
     return totals
@@ -93,7 +82,7 @@ def test_suggest_equals_brute_force(seed: int) -> None:
     best = solution.choices[0]
     objective = best.now_usd if request.objective == "now" else best.full_usd
     assert objective == pytest.approx(expected[0], abs=0.01)
-    report = evaluate(dataclasses.replace(best.build, gpu_count=request.start_gpus), RULES, as_of=DAY)
+    report = evaluate(best.build.with_count("gpu", request.start_gpus), RULES, as_of=DAY)
     errors = [f for f in report.findings if f.severity == "error" or request.strict]
     accepted = {"pass", "unknown"} if request.allow_unknown else {"pass"}
     assert all(f.status in accepted for f in errors), [f.message for f in errors if f.status not in accepted]

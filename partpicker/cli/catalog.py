@@ -29,16 +29,16 @@ def catalog_check(
 ) -> None:
     """Load every catalog file and report every problem with file and line (exit 1 if any)."""
     from partpicker.catalog import catalog_files
-    from partpicker.formats.problems import PROBLEM_REPORTER_BY_NAME
-    from partpicker.lint import check_catalog
+    from partpicker.catalog.checks import check_catalog, exit_code
+    from partpicker.catalog.formats import PROBLEM_REPORTER_BY_NAME
 
     files = guarded(lambda: catalog_files(paths))
     if not files:
         fail_input(InputError("no catalog files (*.yaml) found", hint="name a catalog file or folder"))
     catalog, problems = guarded(lambda: check_catalog(files))
     typer.echo(PROBLEM_REPORTER_BY_NAME[format.value](problems, len(catalog), len(files)))
-    if problems:
-        raise typer.Exit(1)
+    if exit_code(problems):
+        raise typer.Exit(exit_code(problems))
 
 
 class DiffFormat(StrEnum):
@@ -55,18 +55,19 @@ def catalog_diff(
     suggest: Annotated[bool, typer.Option(help="Also compare the answers to the standard suggest requests.")] = True,
 ) -> None:
     """Parts added, removed and changed, and which example builds change verdict."""
-    from partpicker import catalog_diff as cd
-    from partpicker.data import examples_dir
+    from partpicker.catalog.diff import DIFF_FORMATS
+    from partpicker.paths import examples_dir
+    from partpicker.review import diff
 
     examples = sorted(examples_dir().glob("*.yaml"))
-    result = guarded(lambda: cd.diff(base, head, repo=repo, examples=examples, suggest=suggest))
-    typer.echo(cd.DIFF_FORMATS[format.value](result))
+    result = guarded(lambda: diff(base, head, repo=repo, examples=examples, suggest=suggest))
+    typer.echo(DIFF_FORMATS[format.value](result))
 
 
 @app.command("checks")
 def catalog_checks() -> None:
     """List the ids of the catalog checks."""
-    from partpicker.lint import all_checks
+    from partpicker.catalog.checks import all_checks
 
     for check_id, summary in all_checks().items():
         typer.echo(f"{check_id:<16} {summary}")

@@ -19,7 +19,7 @@ T = TypeVar("T")
 def fail_input(exc: InputError) -> NoReturn:
     """Print one clear error and exit 2."""
     typer.echo(f"error: {exc}", err=True)
-    raise typer.Exit(2)
+    raise typer.Exit(exc.exit_code)
 
 
 def guarded(fn: Callable[[], T]) -> T:

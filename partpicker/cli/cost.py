@@ -10,11 +10,12 @@ from typing import Annotated, Protocol
 
 import typer
 
-from partpicker import cost_plot
 from partpicker.build import Build, load_build
 from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
-from partpicker.cost_report import COST_FORMATS, money, savings_text
-from partpicker.costmodel import Assumptions, CostResult, compare, machine_from_build, parse_burst
+from partpicker.cost import plot as cost_plot
+from partpicker.cost.formats import COST_FORMATS
+from partpicker.cost.formats.text import money, savings_text
+from partpicker.cost.model import Assumptions, CostResult, compare, machine_from_build, parse_burst
 from partpicker.errors import InputError
 
 CostFormat = Enum("CostFormat", {name: name for name in COST_FORMATS}, type=str)  # type: ignore[misc]

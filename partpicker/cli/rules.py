@@ -7,10 +7,10 @@ from typing import Annotated
 
 import typer
 
-from partpicker import rules_doc
 from partpicker.cli.common import guarded
-from partpicker.graph import build_graph, to_dot, to_text
-from partpicker.rulebook import load_rules
+from partpicker.rules import doc as rules_doc
+from partpicker.rules.graph import build_graph, to_dot, to_text
+from partpicker.rules.rulebook import load_rules
 
 
 class RulesFormat(StrEnum):

@@ -11,17 +11,16 @@ from typing import Annotated
 import typer
 
 from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
-from partpicker.engine import STALE_DAYS, evaluate
 from partpicker.errors import InputError
-from partpicker.report import Report
-from partpicker.rulebook import load_rules
-from partpicker.solver import Request, Solution, solve
-from partpicker.suggest_report import SUGGEST_FORMATS, build_file
+from partpicker.pricing import STALE_DAYS
+from partpicker.rules.rulebook import load_rules
+from partpicker.suggest.answer import Solution, solve
+from partpicker.suggest.formats import SUGGEST_FORMATS, build_file
+from partpicker.suggest.offer import Request
+from partpicker.validate.engine import evaluate
+from partpicker.validate.report import Report
 
-
-class SuggestFormat(StrEnum):
-    text = "text"
-    json = "json"
+SuggestFormat = StrEnum("SuggestFormat", {name: name for name in SUGGEST_FORMATS})  # type: ignore[misc]
 
 
 class ObjectiveOpt(StrEnum):
@@ -71,7 +70,7 @@ def suggest(
     allow_unknown: Annotated[
         bool, typer.Option(help="Accept rules the catalog cannot check (unknown); the answer lists them.")
     ] = False,
-    format: Annotated[SuggestFormat, typer.Option("--format", "-f", help="Output format.")] = SuggestFormat.text,
+    format: Annotated[SuggestFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
     output: Annotated[Path | None, typer.Option(help="Write the best build as a build file here.")] = None,
     cost: Annotated[bool, typer.Option("--cost", help="Also show what it saves against the cloud.")] = False,
 ) -> None:
@@ -104,9 +103,9 @@ def suggest(
         return solution, report
 
     solution, report = guarded(run)
-    typer.echo(SUGGEST_FORMATS[format.value](solution, report))
-    if solution.status != "ok":
-        raise typer.Exit(1)
+    typer.echo(SUGGEST_FORMATS[str(format)](solution, report))
+    if solution.exit_code:
+        raise typer.Exit(solution.exit_code)
     if cost:
         from partpicker.cli import cost as cost_cli
 

@@ -10,10 +10,11 @@ import typer
 
 from partpicker.build import load_build
 from partpicker.cli.common import AsOfOpt, CatalogOpt, guarded, load_catalog_once, parse_date
-from partpicker.engine import STALE_DAYS, evaluate
-from partpicker.formats import REPORTER_BY_NAME
-from partpicker.report import Report
-from partpicker.rulebook import load_rules
+from partpicker.pricing import STALE_DAYS
+from partpicker.rules.rulebook import load_rules
+from partpicker.validate.engine import evaluate
+from partpicker.validate.formats import REPORTER_BY_NAME
+from partpicker.validate.report import Report
 
 ReportFormat = Enum("ReportFormat", {name: name for name in REPORTER_BY_NAME}, type=str)  # type: ignore[misc]
 
@@ -35,7 +36,5 @@ def validate(
 
     report = guarded(run)
     typer.echo(REPORTER_BY_NAME[str(getattr(format, "value", format))](report))
-    if report.verdict == "fail":
-        raise typer.Exit(1)
-    if strict and any(f.status != "pass" for f in report.findings):
-        raise typer.Exit(1)
+    if report.exit_code(strict):
+        raise typer.Exit(report.exit_code(strict))

@@ -1,0 +1,83 @@
+"""slot-map: a motherboard's slot list is consistent with itself and its form factor."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from partpicker.catalog import Catalog, Problem
+from partpicker.catalog.checks.interface import lint, problem
+from partpicker.models import Motherboard, Sharing
+from partpicker.vocab import FORM_FACTORS
+
+
+@lint(
+    "slot-map",
+    "slots out of order, beyond the form factor, wider electrically than physically, "
+    "or sharing with a slot that does not exist",
+)
+def check(catalog: Catalog) -> Iterator[Problem]:
+    for part in catalog.by_category["motherboard"]:
+        assert isinstance(part, Motherboard)
+        seen: set[str] = set()
+        yield from _labels(catalog, part, seen)
+        yield from _positions(catalog, part)
+        yield from _sharing(catalog, part, seen)
+
+
+def _labels(catalog: Catalog, part: Motherboard, seen: set[str]) -> Iterator[Problem]:
+    """Labels used twice; ``seen`` collects every label of the board."""
+    labels = [s.label for s in part.pcie_slots or []] + [m.label for m in part.m2_slots or []]
+    for label in labels:
+        if label in seen:
+            yield problem(catalog, "slot-map", part.id, f"slot label {label!r} is used twice", ["pcie_slots"])
+        seen.add(label)
+
+
+def _positions(catalog: Catalog, part: Motherboard) -> Iterator[Problem]:
+    """Slots wider electrically than physically, out of order, or beyond the form factor."""
+    limit = FORM_FACTORS[part.form_factor]
+    last = 0
+    for i, slot in enumerate(part.pcie_slots or []):
+        loc: list[str | int] = ["pcie_slots", i]
+        widths = [slot.lanes, *slot.lanes_by_cpu.values(), *(s.lanes for s in slot.shares or [])]
+        if slot.physical is not None and max(widths) > slot.physical:
+            yield problem(
+                catalog,
+                "slot-map",
+                part.id,
+                f"{slot.label}: x{max(widths)} electrical in a x{slot.physical} slot",
+                loc,
+            )
+        if slot.position is None:
+            continue
+        if slot.position <= last:
+            yield problem(
+                catalog, "slot-map", part.id, f"{slot.label}: position {slot.position} is not after {last}", loc
+            )
+        last = slot.position
+        if slot.position > limit:
+            yield problem(
+                catalog,
+                "slot-map",
+                part.id,
+                f"{slot.label}: position {slot.position} is beyond the {limit} slots of {part.form_factor}",
+                loc,
+            )
+
+
+def _sharing(catalog: Catalog, part: Motherboard, seen: set[str]) -> Iterator[Problem]:
+    """Slots that share lanes with a slot the board does not have."""
+    slots = part.pcie_slots or []
+    sharers: list[tuple[str, int, str, list[Sharing]]] = [
+        ("pcie_slots", i, s.label, s.shares) for i, s in enumerate(slots)
+    ] + [("m2_slots", i, m.label, m.shares or []) for i, m in enumerate(part.m2_slots or [])]
+    for kind, i, label, shares in sharers:
+        for share in shares:
+            if share.when not in seen:
+                yield problem(
+                    catalog,
+                    "slot-map",
+                    part.id,
+                    f"{label} shares with {share.when!r}, which is not a slot of this board",
+                    [kind, i],
+                )

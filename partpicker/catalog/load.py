@@ -1,0 +1,313 @@
+"""Load catalog YAML files into typed parts, and find a part by id, name, alias or fuzzy name."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from partpicker import yamlio
+from partpicker.catalog import resolve
+from partpicker.errors import InputError
+from partpicker.models import CATEGORIES, Part
+from partpicker.paths import catalog_dir
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong in a catalog file, found while loading or checking it."""
+
+    check: str
+    path: str
+    line: int | None
+    message: str
+    part_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a part is defined."""
+
+    path: str
+    line: int | None
+    raw: Any = field(compare=False, repr=False)
+
+
+class Catalog:
+    """All parts, by id and by category, with where each was defined."""
+
+    def __init__(self) -> None:
+        self.parts: dict[str, Part] = {}
+        self.origin: dict[str, Origin] = {}
+        self.by_category: dict[str, list[Part]] = {cat: [] for cat in CATEGORIES}
+
+    def add(self, part: Part, origin: Origin) -> None:
+        self.parts[part.id] = part
+        self.origin[part.id] = origin
+        self.by_category[part.category].append(part)
+
+    def __len__(self) -> int:
+        return len(self.parts)
+
+    def __iter__(self) -> Iterator[Part]:
+        return iter(self.parts.values())
+
+    def resolve(self, name: str, category: str) -> Part:
+        """Find a part of ``category`` by id, exact name, alias, or a clear fuzzy match
+        (:func:`partpicker.catalog.resolve.resolve`); ``LookupError`` lists the candidates."""
+        return resolve.resolve(self, name, category)
+
+    def closest(self, name: str, category: str, limit: int = 5) -> list[Part]:
+        """The parts nearest to a name, ignoring model codes (for 'did you mean')."""
+        return resolve.closest(self, name, category, limit)
+
+
+def catalog_files(paths: Sequence[str | Path] | None = None) -> list[Path]:
+    """The YAML files under the given files or folders (default: the bundled catalog)."""
+    roots = [Path(p) for p in paths] if paths else [catalog_dir()]
+    files: list[Path] = []
+    for root in roots:
+        if root.is_dir():
+            files.extend(sorted(p for p in root.rglob("*") if p.suffix in CATALOG_SUFFIXES))
+        elif root.exists():
+            files.append(root)
+        else:
+            raise InputError("catalog path not found", path=root, hint="name a catalog file or folder")
+    return files
+
+
+CATALOG_SUFFIXES = (".yaml", ".yml", ".jsonl")
+
+
+def read_catalog(paths: Sequence[str | Path] | None = None) -> tuple[Catalog, list[Problem]]:
+    """Load every part it can; return the catalog and the problems found on the way."""
+    catalog = Catalog()
+    problems: list[Problem] = []
+    for path in catalog_files(paths):
+        if path.suffix == ".jsonl":
+            _read_jsonl(path, catalog, problems)
+        else:
+            _read_file(path, catalog, problems)
+    return catalog, problems
+
+
+def load_catalog(paths: Sequence[str | Path] | None = None) -> Catalog:
+    """Load a catalog that must be clean: the first problem is an :class:`InputError`."""
+    catalog, problems = read_catalog(paths)
+    if problems:
+        first = problems[0]
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise InputError(
+            f"broken catalog entry: {first.message}{more}",
+            path=first.path,
+            line=first.line,
+            hint="run `partpicker catalog check` to list every problem",
+        )
+    return catalog
+
+
+def _read_file(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
+    spath = str(path)
+    try:
+        loaded = yamlio.read(path)
+    except InputError as exc:
+        problems.append(Problem("yaml-syntax", spath, exc.line, exc.what))
+        return
+    for dup in loaded.duplicates:
+        problems.append(
+            Problem("duplicate-key", spath, dup.line, f"key {dup.key!r} appears twice (first on line {dup.first_line})")
+        )
+    found = _category_and_parts(loaded.data, spath, problems)
+    if found is not None:
+        _add_parts(*found, spath, catalog, problems)
+
+
+def _category_and_parts(doc: Any, spath: str, problems: list[Problem]) -> tuple[type[Part], list[Any]] | None:
+    """The part class and the raw parts of a catalog file; None (with the problem) if it has none."""
+    if doc is None:
+        problems.append(Problem("schema", spath, 1, "the file is empty; expected `category:` and `parts:`"))
+        return None
+    if not isinstance(doc, dict) or set(doc) - {"category", "parts"} or "category" not in doc:
+        problems.append(
+            Problem(
+                "schema", spath, yamlio.line_of(doc, []), "a catalog file is a mapping with `category:` and `parts:`"
+            )
+        )
+        return None
+    category = doc["category"]
+    cls = CATEGORIES.get(category) if isinstance(category, str) else None
+    if cls is None:
+        problems.append(
+            Problem(
+                "vocabulary",
+                spath,
+                yamlio.line_of(doc, ["category"]),
+                f"unknown category {category!r}; use one of {', '.join(CATEGORIES)}",
+            )
+        )
+        return None
+    parts = doc.get("parts") or []
+    if not isinstance(parts, list):
+        problems.append(Problem("schema", spath, yamlio.line_of(doc, ["parts"]), "`parts:` must be a list"))
+        return None
+    return cls, parts
+
+
+def _add_parts(cls: type[Part], parts: list[Any], spath: str, catalog: Catalog, problems: list[Problem]) -> None:
+    """Validate each raw part and add it, or note its problems."""
+    for index, raw in enumerate(parts):
+        line = yamlio.line_of(parts, [index])
+        raw_id = raw.get("id") if isinstance(raw, dict) else None
+        try:
+            part = cls.model_validate(raw)
+        except ValidationError as exc:
+            for err in exc.errors():
+                problems.append(
+                    Problem(
+                        _check_of(err),
+                        spath,
+                        yamlio.line_of(raw, err["loc"]) or line,
+                        f"{raw_id or f'part #{index + 1}'}: {_describe(err)}",
+                        raw_id if isinstance(raw_id, str) else None,
+                    )
+                )
+            continue
+        if part.id in catalog.parts:
+            first = catalog.origin[part.id]
+            problems.append(
+                Problem(
+                    "duplicate-id",
+                    spath,
+                    yamlio.line_of(raw, ["id"]) or line,
+                    f"id {part.id!r} is already used at {first.path}:{first.line}",
+                    part.id,
+                )
+            )
+            continue
+        catalog.add(part, Origin(spath, line, raw))
+
+
+def _read_jsonl(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
+    """The fast format: one JSON object per line, each with a `category` key.
+
+    A line that opens with its category (``{"category":"gpu",...}``, as ``json.dumps``
+    writes a dict whose first key is ``category``) is validated straight from its bytes by
+    pydantic's JSON parser; any other line is parsed by ``json`` first. A line that fails
+    either way is parsed and validated again the plain way, so problems and their line
+    numbers are the same whichever way a line went: first the lines that are not JSON or
+    name no known category, in line order, then each category's bad and duplicate parts.
+    The parts' ``Origin.raw`` is None: a JSON line has no per-field line numbers to find.
+
+    The cyclic garbage collector is paused meanwhile: loading makes no reference cycles,
+    and its passes over the growing heap cost more than the parsing did (100k parts:
+    8.8 s with it, ~1.5 s without; see benchmarks/README.md).
+    """
+    spath = str(path)
+    rows: _Rows = {}
+    try:
+        handle = path.open("rb")
+    except OSError as exc:
+        problems.append(Problem("yaml-syntax", spath, None, f"cannot read: {exc.strerror}"))
+        return
+    with handle, gc_paused():
+        for number, line in enumerate(handle, 1):
+            fast = _fast_row(line)
+            if fast is not None:
+                rows.setdefault(fast[0], []).append((number, fast[1], []))
+                continue
+            if not line.strip():
+                continue
+            try:
+                raw = json.loads(line)
+            except ValueError as exc:
+                problems.append(Problem("yaml-syntax", spath, number, f"malformed JSON: {exc}"))
+                continue
+            cls = CATEGORIES.get(raw.pop("category", None)) if isinstance(raw, dict) else None
+            if cls is None:
+                problems.append(Problem("vocabulary", spath, number, "each line needs a known `category`"))
+                continue
+            try:
+                rows.setdefault(cls, []).append((number, cls.model_validate(raw), []))
+            except ValidationError as exc:
+                found = [
+                    Problem(_check_of(err), spath, number, f"{raw.get('id', '?')}: {_describe(err)}")
+                    for err in exc.errors()
+                ]
+                rows.setdefault(cls, []).append((number, None, found))
+        _add_rows(rows, spath, catalog, problems)
+
+
+def _fast_row(line: bytes) -> tuple[type[Part], Part] | None:
+    """A line that opens with its category, validated straight from its bytes; None if it does
+    not open so or does not validate (the plain way then says why)."""
+    head = _JSONL_HEAD.match(line)
+    cls = _JSONL_CATEGORY.get(head.group(1)) if head else None
+    if cls is None or head is None:
+        return None
+    try:
+        return cls, cls.model_validate_json(b"{" + line[head.end() :])
+    except ValidationError:
+        return None
+
+
+_Rows = dict[type[Part], list[tuple[int, Part | None, list[Problem]]]]
+
+
+def _add_rows(rows: _Rows, spath: str, catalog: Catalog, problems: list[Problem]) -> None:
+    """Add each category's valid parts in line order; note the bad and duplicate ones."""
+    for group in rows.values():
+        for number, valid, found in group:
+            if valid is None:
+                problems.extend(found)
+            elif valid.id in catalog.parts:
+                problems.append(Problem("duplicate-id", spath, number, f"id {valid.id!r} is used twice", valid.id))
+            else:
+                catalog.add(valid, Origin(spath, number, None))
+
+
+# `{"category": "gpu",` at the start of a line; the rest of the object is the part's fields.
+_JSONL_HEAD = re.compile(rb'\s*\{\s*"category"\s*:\s*"([a-z]+)"\s*,')
+_JSONL_CATEGORY: dict[bytes, type[Part]] = {name.encode(): cls for name, cls in CATEGORIES.items()}
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector (reference counting still frees everything)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _check_of(err: Any) -> str:
+    kind = err["type"]
+    if kind in ("vocabulary", "slug"):
+        return str(kind)
+    loc = err["loc"]
+    if loc and loc[0] == "sources":
+        return "no-sources"
+    if loc and loc[0] == "prices" and kind in ("missing", "date_type", "date_from_datetime_parsing", "date_parsing"):
+        return "price"
+    if kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
+        return "bounds"
+    return "schema"
+
+
+def _describe(err: Any) -> str:
+    loc = ".".join(str(x) for x in err["loc"])
+    kind = err["type"]
+    if kind == "extra_forbidden":
+        return f"unknown field {loc!r}; see catalogs/README.md for the fields of this category"
+    if kind == "missing":
+        return f"required field {loc!r} is missing"
+    return f"{loc}: {err['msg']}" if loc else str(err["msg"])

@@ -1,0 +1,1 @@
+"""`cost`: owning a build against renting the cloud."""

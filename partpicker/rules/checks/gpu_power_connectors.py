@@ -1,0 +1,37 @@
+"""gpu-power-connectors: the PSU has a separate cable for every GPU power socket.
+
+A 12VHPWR / 12V-2x6 socket takes a native cable, or NVIDIA's adapter fed by one 8-pin
+cable per 150 W of what the slot's 75 W does not cover (two for a 350 W RTX 3090, three
+for a 450 W RTX 4090, four for 600 W).
+"""
+
+import math
+
+from partpicker.rules.checks import Context, Outcome, check, verdict
+
+
+@check("gpu-power-connectors")
+def run(ctx: Context) -> Outcome:
+    gpu, psu = ctx.part("gpu"), ctx.part("psu")
+    power = ctx.need(gpu, "power")
+    n = ctx.n_gpus
+    eight = n * (power.pcie_8pin + power.pcie_6pin)
+    hpwr = n * power.hpwr_12v
+    have8 = ctx.need(psu, "pcie_8pin")
+    have_hpwr = psu.hpwr_12v or 0
+    adapter = 0
+    if hpwr > have_hpwr:
+        watts = ctx.need(gpu, "board_power_w")
+        per_socket = min(4, max(1, math.ceil((watts - 75) / 150 / max(power.hpwr_12v, 1))))
+        adapter = (hpwr - have_hpwr) * per_socket
+    need8 = eight + adapter
+    via = f" (incl. {adapter} feeding 12VHPWR adapters)" if adapter else ""
+    return verdict(
+        need8 <= have8,
+        n=n,
+        need8=need8,
+        have8=have8,
+        need_hpwr=hpwr,
+        have_hpwr=have_hpwr,
+        via=via,
+    )

@@ -1,0 +1,51 @@
+"""memory-compat: the RAM kit's type, module count and capacity suit the board and the CPU."""
+
+from partpicker.models import Cpu, Motherboard, Ram
+from partpicker.rules.checks import Context, Outcome, Unknown, check, failed, passed
+
+
+@check("memory-compat")
+def run(ctx: Context) -> Outcome:
+    ram, board = ctx.part("ram"), ctx.part("motherboard")
+    cpu = ctx.build.cpu
+    modules = ram.modules * ctx.build.ram_count
+    total = ram.total_gb * ctx.build.ram_count
+    problems: list[str] = []
+    missing: list[str] = []
+    if board.memory_type is None:
+        missing.append(f"memory type of {board.name}")
+    elif ram.memory_type != board.memory_type:
+        problems.append(f"{ram.memory_type} kit on a {board.memory_type} board")
+    if cpu is not None and cpu.memory_types and ram.memory_type not in cpu.memory_types:
+        problems.append(f"{ram.memory_type} kit with a CPU for {'/'.join(cpu.memory_types)}")
+    _capacity(board, modules, total, problems, missing)
+    problems += _cpu_and_buffering(ram, board, cpu, total)
+    values = {"modules": modules, "total_gb": total, "type": ram.memory_type}
+    if problems:
+        return failed(problems="; ".join(problems), **values)
+    if missing:
+        raise Unknown(", ".join(missing) + " not in the catalog")
+    return passed(**values)
+
+
+def _cpu_and_buffering(ram: Ram, board: Motherboard, cpu: Cpu | None, total: int) -> list[str]:
+    """The kit against the CPU's maximum, and registered against unbuffered."""
+    problems: list[str] = []
+    if cpu is not None and cpu.max_memory_gb is not None and total > cpu.max_memory_gb:
+        problems.append(f"{total} GB exceeds the CPU's {cpu.max_memory_gb} GB")
+    if board.memory_registered is not None and ram.registered is not None and board.memory_registered != ram.registered:
+        need = "registered (RDIMM)" if board.memory_registered else "unbuffered (UDIMM)"
+        problems.append(f"the board takes {need} memory only")
+    return problems
+
+
+def _capacity(board: Motherboard, modules: int, total: int, problems: list[str], missing: list[str]) -> None:
+    """The board's slots and maximum capacity against the kit's (appends to ``problems``, ``missing``)."""
+    if board.memory_slots is None:
+        missing.append(f"memory slots of {board.name}")
+    elif modules > board.memory_slots:
+        problems.append(f"{modules} modules for {board.memory_slots} slots")
+    if board.max_memory_gb is None:
+        missing.append(f"max memory of {board.name}")
+    elif total > board.max_memory_gb:
+        problems.append(f"{total} GB exceeds the board's {board.max_memory_gb} GB")

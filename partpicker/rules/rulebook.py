@@ -1,0 +1,164 @@
+"""Rule definitions: one YAML file per rule in `rules/` (file stem = rule id).
+
+A rule file carries the id, profile, severity, the roles it ties, its parameters with
+defaults, message templates per status, the explanation with its sources, and pass/fail
+examples. The check itself is a Python function registered under the same id in
+:mod:`partpicker.rules.checks`; nothing from a data file is evaluated.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from partpicker import paths, yamlio
+from partpicker.build import PROFILES, ROLES, Build
+from partpicker.errors import InputError
+from partpicker.models import CATEGORIES, Part
+
+Status = Literal["pass", "fail", "unknown"]
+Severity = Literal["error", "warning", "info"]
+SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Param(_Strict):
+    """A rule parameter with its default."""
+
+    default: int | float | str | bool
+    help: str
+
+
+class Example(_Strict):
+    """A small build on which the rule must give ``expect``."""
+
+    id: str
+    expect: Status
+    target_gpus: int = Field(4, ge=1, le=16)
+    gpu_count: int = Field(1, ge=1, le=16)
+    parts: dict[str, str | list[str]]
+    overrides: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    params: dict[str, Any] = Field(default_factory=dict)
+    why: str = ""
+
+
+class RuleSpec(_Strict):
+    """A rule as its file declares it."""
+
+    id: str
+    title: str
+    profile: Literal["compat", "dl-workstation"]
+    severity: Severity
+    roles: list[str] = Field(min_length=1)
+    reads: dict[str, list[str]] = Field(description="The fields the check reads, per role.")
+    applies_when: list[str] = Field(default_factory=list)
+    params: dict[str, Param] = Field(default_factory=dict)
+    message: dict[Status, str]
+    explanation: str
+    sources: list[str] = Field(min_length=1)
+    examples: list[Example] = Field(min_length=2)
+
+    def defaults(self) -> dict[str, Any]:
+        """The parameters at their defaults."""
+        return {name: p.default for name, p in self.params.items()}
+
+    def _roles_and_reads(self) -> None:
+        """Known roles; ``reads`` names exactly the rule's roles, and fields their models have."""
+        for role in [*self.roles, *self.applies_when]:
+            if role not in ROLES:
+                raise ValueError(f"unknown role {role!r}; roles are {', '.join(ROLES)}")
+        if set(self.reads) != set(self.roles):
+            raise ValueError(f"reads must name exactly the roles {self.roles}")
+        for role, fields in self.reads.items():
+            model = CATEGORIES[role]
+            for name in fields:
+                if name not in model.model_fields:
+                    raise ValueError(f"reads.{role}: {model.__name__} has no field {name!r}")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RuleSpec:
+        self._roles_and_reads()
+        expects = {e.expect for e in self.examples}
+        if not {"pass", "fail"} <= expects:
+            raise ValueError("a rule needs at least one pass and one fail example")
+        for status, template in self.message.items():
+            for field in _fields(template):
+                if not field.isidentifier():
+                    raise ValueError(f"message.{status}: placeholder {{{field}}} must be a plain name")
+        for ex in self.examples:
+            unknown = set(ex.params) - set(self.params)
+            if unknown:
+                raise ValueError(f"example {ex.id}: unknown params {sorted(unknown)}")
+        return self
+
+
+def _fields(template: str) -> list[str]:
+    return [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+
+
+def render(template: str, values: dict[str, Any]) -> str:
+    """Fill a message template's ``{name}`` placeholders (plain names only, no attribute access)."""
+    out = []
+    for literal, name, spec, _conv in string.Formatter().parse(template):
+        out.append(literal)
+        if name is not None:
+            if name in values:
+                try:
+                    out.append(format(values[name], spec or ""))
+                except (TypeError, ValueError):
+                    out.append(str(values[name]))
+            else:
+                out.append("?")
+    return "".join(out)
+
+
+def load_rules(folder: str | Path | None = None) -> dict[str, RuleSpec]:
+    """Every rule in the folder (default: the bundled `rules/`), by id, in profile order."""
+    root = Path(folder) if folder else paths.rules_dir()
+    rules: dict[str, RuleSpec] = {}
+    for path in sorted(root.glob("*.yaml")):
+        loaded = yamlio.read(path)
+        try:
+            spec = RuleSpec.model_validate(loaded.data)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            loc = ".".join(map(str, err["loc"]))
+            raise InputError(
+                f"invalid rule file: {loc}: {err['msg']}", path=path, line=yamlio.line_of(loaded.data, err["loc"])
+            ) from None
+        if spec.id != path.stem:
+            raise InputError(f"rule id {spec.id!r} does not match the file name", path=path, line=1)
+        rules[spec.id] = spec
+    order = {p: i for i, p in enumerate(PROFILES["dl-workstation"])}
+    return dict(sorted(rules.items(), key=lambda kv: (order[kv[1].profile], kv[0])))
+
+
+def rules_for(profile: str, rules: dict[str, RuleSpec]) -> list[RuleSpec]:
+    """The rules a profile runs."""
+    layers: Sequence[str] = PROFILES[profile]
+    return [r for r in rules.values() if r.profile in layers]
+
+
+def example_build(example: Example, catalog: Any) -> Build:
+    """The :class:`~partpicker.build.Build` an example describes (overrides applied)."""
+
+    def get(role: str, ident: str) -> Part:
+        part: Part | None = catalog.parts.get(ident)
+        if part is None or part.category != role:
+            raise InputError(f"example {example.id}: no {role} with id {ident!r} in the catalog")
+        if role in example.overrides:
+            part = type(part).model_validate({**part.model_dump(), **example.overrides[role]})
+        return part
+
+    parts = {
+        role: [get(role, i) for i in ([ident] if isinstance(ident, str) else ident)]
+        for role, ident in example.parts.items()
+    }
+    return Build.of(example.id, "dl-workstation", example.target_gpus, parts, {"gpu": example.gpu_count})

@@ -1,0 +1,1 @@
+"""`suggest`: the provably cheapest valid build."""

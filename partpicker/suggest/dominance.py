@@ -1,0 +1,146 @@
+"""Dominance: a part that is dearer and no better on every spec a rule reads can never be in
+the cheapest build (and, dominated K times by strictly cheaper parts, never in the K cheapest).
+
+Each category maps a part to a *group* (specs that must be equal for one part to replace
+another: socket, slot map, ...) and a *score* vector where larger is better on every
+coordinate (lanes, cores, watts; negated for TDP, length, width). Unknown values score as
+the worst possible, so a part with a gap never dominates one without.
+
+The signatures read exactly the fields the rules declare in their ``reads:`` (error rules;
+with ``strict``, warning rules too): ``tests/test_dominance.py`` proves it, so a rule that
+reads a new field fails that test until its signature compares it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from partpicker import vocab
+from partpicker.models import Case, Cooler, Cpu, Gpu, Motherboard, Part, Psu, Ram, Ssd
+
+Signature = tuple[Hashable, tuple[float, ...]]
+
+
+@dataclass(frozen=True)
+class Scores:
+    """How to score values. An unknown scores the worst when rules must pass (it never
+    passes), the best when unknown is accepted (it then passes every rule that reads it)."""
+
+    strict: bool = False
+    unknown: float = float("-inf")
+
+    def up(self, value: float | None) -> float:
+        """Larger is better."""
+        return self.unknown if value is None else float(value)
+
+    def down(self, value: float | None) -> float:
+        """Smaller is better."""
+        return self.unknown if value is None else -float(value)
+
+
+def _cpu(p: Cpu, sc: Scores) -> Signature:
+    return (p.socket, tuple(sorted(p.memory_types))), (
+        sc.up(p.pcie_lanes),
+        sc.up(p.cores),
+        sc.down(p.tdp_w),
+        sc.up(p.max_memory_gb),
+    )
+
+
+def _board(p: Motherboard, sc: Scores) -> Signature:
+    slots = tuple(s.model_dump_json() for s in p.pcie_slots) if p.pcie_slots is not None else None
+    m2 = tuple(s.model_dump_json() for s in p.m2_slots) if p.m2_slots is not None else None
+    return (p.socket, p.form_factor, p.memory_type, p.memory_registered, slots, m2), (
+        sc.up(p.memory_slots),
+        sc.up(p.max_memory_gb),
+    )
+
+
+def _gpu(p: Gpu, sc: Scores) -> Signature:
+    power = p.power.model_dump_json() if p.power else None
+    group: tuple[Any, ...] = (power,)
+    if sc.strict:  # gpu-cooling and ram-capacity are warnings: they bind only with --strict
+        group += (p.cooler, p.vram_gb)
+    return group, (sc.down(p.board_power_w), sc.down(p.slot_width), sc.down(p.length_mm))
+
+
+def _psu(p: Psu, sc: Scores) -> Signature:
+    eff = vocab.EFFICIENCY_AT_FULL_LOAD.get(p.efficiency or "") if sc.strict else 0.0
+    return (p.form_factor,), (float(p.watts), sc.up(p.pcie_8pin), sc.up(p.hpwr_12v), sc.up(eff))
+
+
+def _case(p: Case, sc: Scores) -> Signature:
+    return (frozenset(p.form_factors), frozenset(p.psu_form_factors)), (
+        sc.up(p.expansion_slots),
+        sc.up(p.max_gpu_length_mm),
+        sc.up(p.max_cooler_height_mm),
+    )
+
+
+def _ram(p: Ram, sc: Scores) -> Signature:
+    group: tuple[Any, ...] = (p.memory_type, p.registered)
+    if sc.strict:
+        group += (p.total_gb,)
+    return group, (-float(p.modules), -float(p.total_gb))
+
+
+def _ssd(p: Ssd, sc: Scores) -> Signature:
+    return (p.interface, p.form_factor), ()
+
+
+def _cooler(p: Cooler, sc: Scores) -> Signature:
+    return (frozenset(p.sockets), frozenset(p.bracket_sockets)), (sc.down(p.height_mm),)
+
+
+SIGNATURES: dict[str, Callable[[Any, Scores], Signature]] = {
+    "cpu": _cpu,
+    "motherboard": _board,
+    "gpu": _gpu,
+    "psu": _psu,
+    "case": _case,
+    "ram": _ram,
+    "ssd": _ssd,
+    "cooler": _cooler,
+}
+
+
+def _dominates(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    # A plain loop: twice as fast as all() over a generator, and this runs 10^5 times.
+    for x, y in zip(a, b, strict=True):  # noqa: SIM110
+        if x < y:
+            return False
+    return True
+
+
+def prune(
+    parts: Sequence[tuple[Part, float]],
+    category: str,
+    *,
+    keep: int = 1,
+    strict: bool = False,
+    unknown_is_best: bool = False,
+) -> list[tuple[Part, float]]:
+    """Drop parts dominated by ``keep`` or more cheaper parts of the same group.
+
+    ``parts`` are (part, price) pairs. With keep=1 a dominator may cost the same; with
+    keep > 1 the dominators must have distinct prices below the part's, so that each gives
+    a strictly cheaper distinct total.
+    """
+    signature = SIGNATURES[category]
+    scores = Scores(strict=strict, unknown=float("inf") if unknown_is_best else float("-inf"))
+    kept: dict[Hashable, list[tuple[tuple[float, ...], float]]] = {}
+    out: list[tuple[Part, float]] = []
+    for part, price in sorted(parts, key=lambda pp: (pp[1], pp[0].id)):
+        group, score = signature(part, scores)
+        frontier = kept.setdefault(group, [])
+        if keep == 1:
+            dominated = any(s == score or _dominates(s, score) for s, _ in frontier)
+        else:
+            cheaper = {p for s, p in frontier if p < price and _dominates(s, score)}
+            dominated = len(cheaper) >= keep
+        if not dominated:
+            frontier.append((score, price))
+            out.append((part, price))
+    return out

@@ -1,0 +1,143 @@
+"""What `suggest` may choose from: the request, and each role's parts priced as of a date."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from partpicker.build import ROLES
+from partpicker.catalog import Catalog
+from partpicker.catalog.resolve import norm
+from partpicker.errors import InputError
+from partpicker.models import Gpu, Part, Ssd
+from partpicker.pricing import STALE_DAYS, fresh_price
+
+Objective = Literal["now", "full"]
+SCALED_ROLES = ("gpu",)
+"""Roles whose count the request sets: ``start_gpus`` bought now, ``gpus`` at full scale."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the user asked for."""
+
+    gpus: int = 4
+    start_gpus: int = 1
+    budget: float | None = None
+    gpu: str | None = None
+    min_vram: float = 11.0
+    min_storage_gb: int = 0
+    require: dict[str, str] = field(default_factory=dict)
+    exclude: tuple[str, ...] = ()
+    as_of: dt.date | None = None
+    stale_days: int = STALE_DAYS
+    objective: Objective = "now"
+    top: int = 1
+    strict: bool = False
+    allow_unknown: bool = False
+    profile: str = "dl-workstation"
+    roles: tuple[str, ...] = ROLES
+
+    def bought_now(self, role: str) -> int:
+        """How many of the part in ``role`` are bought now (GPUs: ``start_gpus``)."""
+        return self.start_gpus if role in SCALED_ROLES else 1
+
+    def at_full_scale(self, role: str) -> int:
+        """How many of the part in ``role`` the build has at full scale (GPUs: ``gpus``)."""
+        return self.gpus if role in SCALED_ROLES else 1
+
+    def weight(self, role: str) -> int:
+        """How many of the part in ``role`` the objective pays for."""
+        return self.bought_now(role) if self.objective == "now" else self.at_full_scale(role)
+
+    def counts(self, roles: Iterable[str]) -> dict[str, int]:
+        """The counts bought now of ``roles``, for :meth:`Build.of`."""
+        return {role: self.bought_now(role) for role in roles}
+
+
+@dataclass(frozen=True, slots=True)
+class Priced:
+    """A part with the price used."""
+
+    part: Part
+    usd: float
+    date: dt.date
+
+
+def offer(catalog: Catalog, request: Request, day: dt.date) -> dict[str, list[Priced]]:
+    """Each role's purchasable parts as of ``day``, after exclusions and pins."""
+    excluded = {_resolve_any(catalog, name).id for name in request.exclude}
+    pinned = _pinned(catalog, request)
+    out: dict[str, list[Priced]] = {}
+    for role in request.roles:
+        items = []
+        for part in catalog.by_category[role]:
+            if part.id in excluded or (role in pinned and part.id not in pinned[role]):
+                continue
+            if not _big_enough(part, role, request):
+                continue
+            point = fresh_price(part, day, request.stale_days)
+            if point is None:
+                continue
+            items.append(Priced(part, point.usd, point.date))
+        out[role] = items
+    return out
+
+
+def _pinned(catalog: Catalog, request: Request) -> dict[str, set[str]]:
+    """The ids each pinned role is narrowed to (``require``, and ``gpu``: a model's cards)."""
+    pinned: dict[str, set[str]] = {}
+    for role, name in request.require.items():
+        if role not in request.roles:
+            raise InputError(f"--require {role}=...: unknown role", hint=f"roles: {', '.join(request.roles)}")
+        try:
+            pinned[role] = {catalog.resolve(name, role).id}
+        except LookupError as exc:
+            raise InputError(f"--require {role}={name}: {exc}") from None
+    if request.gpu and "gpu" not in pinned:
+        pinned["gpu"] = {p.id for p in gpu_model(catalog, request.gpu)}
+    return pinned
+
+
+def _big_enough(part: Part, role: str, request: Request) -> bool:
+    """Whether a card has ``min_vram`` (unless a GPU is pinned) and a drive ``min_storage_gb``."""
+    if role == "gpu" and not request.gpu and role not in request.require:
+        assert isinstance(part, Gpu)
+        if part.vram_gb is None or part.vram_gb < request.min_vram:
+            return False
+    if role == "ssd":
+        assert isinstance(part, Ssd)
+        if part.capacity_gb < request.min_storage_gb:
+            return False
+    return True
+
+
+def gpu_model(catalog: Catalog, name: str) -> list[Part]:
+    """Cards of a GPU model ("RTX 3090" matches every GeForce RTX 3090 board, not the 3090 Ti),
+    or the one card a name resolves to."""
+    want = norm(name)
+    cards: list[Part] = [
+        g
+        for g in catalog.by_category["gpu"]
+        if isinstance(g, Gpu) and re.search(rf"(^| ){re.escape(want)}$", norm(g.chip))
+    ]
+    if cards:
+        return cards
+    try:
+        return [catalog.resolve(name, "gpu")]
+    except LookupError as exc:
+        raise InputError(f"--gpu {name}: {exc}") from None
+
+
+def _resolve_any(catalog: Catalog, name: str) -> Part:
+    if name in catalog.parts:
+        return catalog.parts[name]
+    for category in catalog.by_category:
+        try:
+            return catalog.resolve(name, category)
+        except LookupError:
+            continue
+    raise InputError(f"--exclude {name}: no part of any category matches", hint="use a catalog id")

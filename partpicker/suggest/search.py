@@ -1,0 +1,342 @@
+"""`suggest`: the provably cheapest valid build, by exact search over the constraint graph.
+
+1. Offer: each role's parts priced as of the date (newest point within the staleness
+   window), minus exclusions, narrowed by pins (`--require`, `--gpu`) and `--min-vram`.
+2. Filter each role by its unary rules (graph rule nodes of degree one).
+3. Prune dominated parts (:mod:`partpicker.suggest.dominance`).
+4. Branch and bound over the roles, in an order read off the graph (each step completes
+   as many rules as it can). A rule is checked as soon as all its roles are chosen; when
+   all roles but one of a rule are chosen, that role's domain is filtered by it (forward
+   checking). The bound is the cost so far plus the cheapest remaining part of every
+   unchosen role: admissible, so no cheaper build is ever cut. Candidates are tried
+   cheapest first, so the first break on the bound ends a whole level.
+
+Every error-severity rule of the profile must *pass* (unknown is not enough, unless the
+request says ``allow_unknown``: then the answer is the cheapest build not known to fail,
+and says which rules it could not check); warnings are enforced only with ``strict``.
+Results are exact: tests compare them with brute force.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from partpicker.build import Build
+from partpicker.catalog.load import Catalog
+from partpicker.errors import InputError
+from partpicker.models import Part
+from partpicker.pricing import today
+from partpicker.rules.graph import build_graph, unary_rules
+from partpicker.rules.rulebook import RuleSpec, rules_for
+from partpicker.suggest import dominance
+from partpicker.suggest.offer import Request, offer
+from partpicker.validate.engine import run_rule
+
+
+def _freeze(value: Any) -> Hashable:
+    """A hashable stand-in for a spec value (lists, dicts and models included)."""
+    if isinstance(value, BaseModel):
+        return tuple((name, _freeze(getattr(value, name))) for name in type(value).model_fields)
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    plain: Hashable = value
+    return plain
+
+
+class Search:
+    """Branch and bound over one request (see the module docstring)."""
+
+    def __init__(self, catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> None:
+        if request.start_gpus > request.gpus:
+            raise InputError(f"--start-gpus {request.start_gpus} is more than --gpus {request.gpus}")
+        self.request = request
+        self.day = request.as_of or today()
+        severities = {"error"} | ({"warning"} if request.strict else set())
+        self.rules = [
+            r
+            for r in rules_for(request.profile, rules)
+            if r.severity in severities and all(role in request.roles for role in r.roles)
+        ]
+        self.graph = build_graph(self.rules)
+        self.accepted = {"pass", "unknown"} if request.allow_unknown else {"pass"}
+        self.catalog = catalog
+        self.offered = offer(catalog, request, self.day)
+        self.cache: dict[tuple[Any, ...], str] = {}
+        self.spec_class: dict[tuple[str, str, str], int] = {}
+        self.spec_ids: dict[Hashable, int] = {}
+        self.layouts: dict[Any, Any] = {}
+        self.failures: Counter[str] = Counter()
+        self.forward_rules: dict[tuple[str, str, frozenset[str]], list[RuleSpec]] = {}
+        self.forward_memo: dict[tuple[Any, ...], tuple[list[Any], list[tuple[Part, float]]]] = {}
+        self.class_memo: dict[tuple[str, str, int], tuple[list[Any], list[int], list[Part]]] = {}
+        self.nodes = 0
+        self.checks = 0
+        self.order = self._order()
+
+    # -- building blocks -------------------------------------------------------------
+
+    def _build(self, assigned: dict[str, Part]) -> Build:
+        """The build of the chosen parts (GPUs: as many as bought now)."""
+        return Build.of(
+            "suggestion",
+            self.request.profile,
+            self.request.gpus,
+            assigned,
+            self.request.counts(assigned),
+            as_of=self.day,
+        )
+
+    def _spec_class(self, rule: RuleSpec, role: str, part: Part) -> int:
+        """A small number naming the values of the fields ``rule`` reads of ``part``: parts
+        with equal numbers are alike to that rule (cached per part)."""
+        key = (rule.id, role, part.id)
+        found = self.spec_class.get(key)
+        if found is None:
+            specs = (rule.id, role, tuple(_freeze(getattr(part, name)) for name in rule.reads[role]))
+            found = self.spec_ids.setdefault(specs, len(self.spec_ids))
+            self.spec_class[key] = found
+        return found
+
+    def status(self, rule: RuleSpec, assigned: dict[str, Part]) -> str:
+        """A rule's status on the chosen parts of its roles, cached by the specs it reads
+        (so two boards with one slot map, or two cards of one width, share one check)."""
+        key = (rule.id, *(self._spec_class(rule, r, assigned[r]) for r in rule.roles))
+        found = self.cache.get(key)
+        if found is None:
+            self.checks += 1
+            params = rule.defaults()
+            build = self._build({r: assigned[r] for r in rule.roles})
+            found = self.cache[key] = run_rule(rule, build, params, self.layouts, explain=False).status
+        return found
+
+    def _order(self, domains: dict[str, list[tuple[Part, float]]] | None = None) -> list[str]:
+        """Roles in search order, read off the graph: greedily the role that completes the
+        most rules, ties by the most rules touched, then by the widest price spread (deciding
+        the costly choices first tightens the bound soonest), then by name."""
+        order: list[str] = []
+        remaining = set(self.request.roles)
+
+        def spread(role: str) -> float:
+            prices = [price for _, price in (domains or {}).get(role, [])]
+            return max(prices) - min(prices) if prices else 0.0
+
+        while remaining:
+
+            def score(role: str) -> tuple[int, int, float]:
+                done = set(order) | {role}
+                rule_nodes = list(self.graph.neighbors(role))
+                completes = sum(1 for n in rule_nodes if set(self.graph.neighbors(n)) <= done)
+                return (completes, len(rule_nodes), spread(role))
+
+            best = max(sorted(remaining), key=score)
+            order.append(best)
+            remaining.remove(best)
+        return order
+
+    def rules_completed_by(self, role: str, done: set[str]) -> list[RuleSpec]:
+        return [r for r in self.rules if role in r.roles and set(r.roles) <= done]
+
+    # -- the search ------------------------------------------------------------------
+
+    def domains(self) -> dict[str, list[tuple[Part, float]]]:
+        """Each role's domain after unary rules and dominance, with its cost weight."""
+        self.after_unary: dict[str, int] = {}
+        self.after_dominance: dict[str, int] = {}
+        out: dict[str, list[tuple[Part, float]]] = {}
+        for role in self.request.roles:
+            unary_ids = set(unary_rules(self.graph, role))
+            unary = [r for r in self.rules if r.id in unary_ids]
+            weight = self.request.weight(role)
+            items = [(priced.part, priced.usd * weight) for priced in self.offered[role]]
+            for rule in unary:  # one check per class of alike parts, as in forward filtering
+                kept = self._filter(role, {}, items, [rule])
+                self.failures[rule.id] += len(items) - len(kept)
+                items = kept
+            self.after_unary[role] = len(items)
+            pruned = dominance.prune(
+                items,
+                role,
+                keep=self.request.top,
+                strict=self.request.strict,
+                unknown_is_best=self.request.allow_unknown,
+            )
+            self.after_dominance[role] = len(pruned)
+            out[role] = pruned
+        return out
+
+    def run(self) -> list[tuple[float, dict[str, Part]]]:
+        """The ``top`` cheapest builds with distinct objective totals, cheapest first."""
+        domains = self.domains()
+        self.order = self._order(domains)
+        self.found: list[tuple[float, dict[str, Part]]] = []
+        if all(domains[r] for r in self.order):
+            self._descend(0, {}, 0.0, 0.0, domains)
+        return self.found
+
+    def _bound(self) -> float:
+        if len(self.found) < self.request.top:
+            return float("inf")
+        return self.found[-1][0]
+
+    def _now_weight(self, role: str, cost: float) -> float:
+        """The part of ``cost`` (the objective's) paid now."""
+        now, weight = self.request.bought_now(role), self.request.weight(role)
+        return cost if now == weight else cost * now / weight
+
+    def _descend(
+        self,
+        depth: int,
+        assigned: dict[str, Part],
+        cost: float,
+        now: float,
+        domains: dict[str, list[tuple[Part, float]]],
+    ) -> None:
+        self.nodes += 1
+        if depth == len(self.order):
+            self._record(cost, dict(assigned))
+            return
+        role = self.order[depth]
+        rest = self.order[depth + 1 :]
+        rest_lb = sum(domains[r][0][1] for r in rest)
+        rest_now_lb = sum(self._now_weight(r, domains[r][0][1]) for r in rest)
+        done = set(assigned) | {role}
+        completed = self.rules_completed_by(role, done)
+        for part, price in domains[role]:
+            if cost + price + rest_lb >= self._bound():
+                break  # candidates are sorted by price: the rest are dearer still
+            now_here = now + self._now_weight(role, price)
+            if self._over_budget(now_here + rest_now_lb):
+                continue  # objective "full": a dearer part may still be cheaper now
+            assigned[role] = part
+            if not self._passes(completed, assigned):
+                continue
+            narrowed = self._forward(role, assigned, rest, domains)
+            if narrowed is not None:
+                self._descend(depth + 1, assigned, cost + price, now_here, narrowed)
+        assigned.pop(role, None)
+
+    def _over_budget(self, now_usd: float) -> bool:
+        return self.request.budget is not None and now_usd > self.request.budget + 1e-9
+
+    def _passes(self, rules: list[RuleSpec], assigned: dict[str, Part]) -> bool:
+        """Whether the chosen parts pass ``rules`` (the first failure is counted)."""
+        failed = next((r for r in rules if self.status(r, assigned) not in self.accepted), None)
+        if failed is not None:
+            self.failures[failed.id] += 1
+        return failed is None
+
+    def _forward(
+        self,
+        role: str,
+        assigned: dict[str, Part],
+        rest: Sequence[str],
+        domains: dict[str, list[tuple[Part, float]]],
+    ) -> dict[str, list[tuple[Part, float]]] | None:
+        """Filter each unchosen role by the rules that choosing ``role`` leaves it alone in
+        (the domains were filtered by the earlier rules already); None if one empties."""
+        out = dict(domains)
+        done = set(assigned)
+        for other in rest:
+            rules = self._forward_rules(role, other, done)
+            if not rules:
+                continue
+            kept = self._forward_filter(other, assigned, out[other], rules)
+            if not kept:
+                self.failures.update(r.id for r in rules)
+                return None
+            out[other] = kept
+        return out
+
+    def _forward_rules(self, role: str, other: str, done: set[str]) -> list[RuleSpec]:
+        """The rules that choosing ``role`` (with ``done`` chosen) leaves ``other`` alone in."""
+        key = (role, other, frozenset(done))
+        rules = self.forward_rules.get(key)
+        if rules is None:
+            rules = [r for r in self.rules if role in r.roles and other in r.roles and set(r.roles) - {other} <= done]
+            self.forward_rules[key] = rules
+        return rules
+
+    def _forward_filter(
+        self, other: str, assigned: dict[str, Part], domain: list[tuple[Part, float]], rules: list[RuleSpec]
+    ) -> list[tuple[Part, float]]:
+        """:meth:`_filter`, memoised: the filtered domain depends only on the input domain and on
+        what the rules read of the chosen parts (many branches share it)."""
+        memo_key = (
+            other,
+            id(domain),
+            tuple((r.id, *(self._spec_class(r, x, assigned[x]) for x in r.roles if x != other)) for r in rules),
+        )
+        memo = self.forward_memo.get(memo_key)
+        if memo is not None and memo[0] is domain:
+            return memo[1]
+        kept = self._filter(other, assigned, domain, rules)
+        self.forward_memo[memo_key] = (domain, kept)
+        return kept
+
+    def _filter(
+        self, role: str, assigned: dict[str, Part], domain: list[tuple[Part, float]], rules: list[RuleSpec]
+    ) -> list[tuple[Part, float]]:
+        """The parts of ``domain`` that pass ``rules`` with the chosen parts: each rule is
+        checked once per class of alike parts, not once per part."""
+        keep: list[bool] | None = None
+        trial = dict(assigned)
+        for rule in rules:
+            classes, representatives = self._classes(rule, role, domain)
+            verdicts = self._verdicts(rule, role, representatives, assigned, trial)
+            if keep is None:
+                keep = [verdicts[c] for c in classes]
+            else:
+                keep = [k and verdicts[c] for k, c in zip(keep, classes, strict=True)]
+        if keep is None:
+            return domain
+        return [item for item, k in zip(domain, keep, strict=True) if k]
+
+    def _verdicts(
+        self, rule: RuleSpec, role: str, representatives: list[Part], assigned: dict[str, Part], trial: dict[str, Part]
+    ) -> list[bool]:
+        """Whether each representative of ``role`` passes ``rule`` with the chosen parts."""
+        # The cache key of each representative differs only in this role's class.
+        at = rule.roles.index(role)
+        fixed = [self._spec_class(rule, r, assigned[r]) if r != role else 0 for r in rule.roles]
+        verdicts = []
+        for part in representatives:
+            fixed[at] = self._spec_class(rule, role, part)
+            status = self.cache.get((rule.id, *fixed))
+            if status is None:
+                trial[role] = part
+                status = self.status(rule, trial)
+            verdicts.append(status in self.accepted)
+        return verdicts
+
+    def _classes(self, rule: RuleSpec, role: str, domain: list[tuple[Part, float]]) -> tuple[list[int], list[Part]]:
+        """For each part of ``domain``, the index of its class for ``rule``; and one part per
+        class (memoised per domain list: the search passes the same lists down many branches)."""
+        key = (rule.id, role, id(domain))
+        memo = self.class_memo.get(key)
+        if memo is not None and memo[0] is domain:
+            return memo[1], memo[2]
+        index: dict[int, int] = {}
+        classes: list[int] = []
+        representatives: list[Part] = []
+        for part, _ in domain:
+            cls = self._spec_class(rule, role, part)
+            if cls not in index:
+                index[cls] = len(representatives)
+                representatives.append(part)
+            classes.append(index[cls])
+        self.class_memo[key] = (domain, classes, representatives)
+        return classes, representatives
+
+    def _record(self, cost: float, assigned: dict[str, Part]) -> None:
+        total = round(cost, 2)
+        if any(abs(t - total) < 0.005 for t, _ in self.found):
+            return  # the same total: keep the first (cheapest parts found first)
+        self.found.append((total, assigned))
+        self.found.sort(key=lambda ta: ta[0])
+        del self.found[self.request.top :]

@@ -1,0 +1,1 @@
+"""`validate`: run a profile's rules over a build and report what they found."""

@@ -1,0 +1,143 @@
+"""Run a profile's rules over a build and assemble the report."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from partpicker.build import Build
+from partpicker.errors import InputError
+from partpicker.pricing import STALE_DAYS, price_lines, today, total_usd
+from partpicker.rules.checks import CHECKS, Context, Outcome, Unknown
+from partpicker.rules.rulebook import SEVERITY_RANK, RuleSpec, render, rules_for
+from partpicker.validate.report import Finding, Report, Skipped
+
+KIND = {int: "a whole number", float: "a number", str: "a string", bool: "true or false"}
+STATUS_ORDER = {"fail": 0, "unknown": 1, "pass": 2}
+
+
+def settings(spec: RuleSpec, setting: Any, build: Build) -> tuple[bool, dict[str, Any], str]:
+    """(enabled, params, severity) for a rule under a build's override."""
+    params = spec.defaults()
+    severity = spec.severity
+    if setting is None or setting is True:
+        return True, params, severity
+    if setting is False or setting == "off":
+        return False, params, severity
+    line = build.lines.get(f"rules.{spec.id}")
+    for key, value in setting.items():
+        if key == "severity":
+            if value not in SEVERITY_RANK:
+                raise InputError(f"{spec.id}: severity must be error, warning or info", path=build.path, line=line)
+            severity = value
+        elif key not in params:
+            allowed = ", ".join([*spec.params, "severity"])
+            raise InputError(
+                f"rule {spec.id} has no parameter {key!r}", path=build.path, line=line, hint=f"allowed: {allowed}"
+            )
+        elif not _fits_type(value, params[key]):
+            raise InputError(
+                f"{spec.id}.{key} must be {KIND[type(params[key])]}, got {value!r}", path=build.path, line=line
+            )
+        else:
+            params[key] = value
+    return True, params, severity
+
+
+def _fits_type(value: Any, default: Any) -> bool:
+    """Whether an override ``value`` may replace a parameter's ``default`` (any number for a number)."""
+    if isinstance(value, type(default)):
+        return True
+    return isinstance(value, int | float) and isinstance(default, int | float) and not isinstance(value, bool)
+
+
+def run_rule(
+    spec: RuleSpec, build: Build, params: dict[str, Any], layouts: dict[Any, Any], *, explain: bool = True
+) -> Outcome:
+    """One rule's outcome on a build (no overrides, no report). ``explain=False`` lets a
+    check skip work that only feeds its message (the solver needs the status alone)."""
+    ctx = Context(build=build, n_gpus=build.target_gpus, params=params, _layouts=layouts, explain=explain)
+    try:
+        return CHECKS[spec.id](ctx)
+    except Unknown as exc:
+        return Outcome("unknown", {"missing": exc.missing})
+
+
+def message(spec: RuleSpec, outcome: Outcome) -> str:
+    if outcome.status == "unknown" and ("unknown" not in spec.message or set(outcome.values) == {"missing"}):
+        return f"not checked: {outcome.values.get('missing', 'data missing')}"
+    text = render(spec.message[outcome.status], {**outcome.values})  # type: ignore[index]
+    if outcome.status == "unknown" and "missing" in outcome.values and "{missing}" not in spec.message["unknown"]:
+        text += f" (not checked: {outcome.values['missing']})"
+    return text
+
+
+def evaluate(
+    build: Build,
+    rules: dict[str, RuleSpec],
+    *,
+    as_of: dt.date | None = None,
+    stale_days: int = STALE_DAYS,
+) -> Report:
+    """Validate ``build`` under its profile."""
+    _known_rules(build, rules)
+    findings: list[Finding] = []
+    skipped: list[Skipped] = []
+    layouts: dict[Any, Any] = {}
+    for spec in rules_for(build.profile, rules):
+        found = _finding(spec, build, layouts)
+        if isinstance(found, Skipped):
+            skipped.append(found)
+        else:
+            findings.append(found)
+    findings.sort(key=lambda f: (STATUS_ORDER[f.status], -SEVERITY_RANK[f.severity]))
+    day = as_of or build.as_of or today()
+    parts = price_lines(build, day, stale_days)
+    total = total_usd(parts)
+    return Report(
+        build=build.name,
+        path=build.path,
+        profile=build.profile,
+        target_gpus=build.target_gpus,
+        installed_gpus=build.gpu_count,
+        verdict=verdict_of(findings),
+        as_of=day,
+        parts=parts,
+        total_usd=total,
+        findings=tuple(findings),
+        skipped=tuple(skipped),
+    )
+
+
+def _known_rules(build: Build, rules: dict[str, RuleSpec]) -> None:
+    """Every rule the build file overrides exists."""
+    for rule_id in build.rules:
+        if rule_id not in rules:
+            raise InputError(
+                f"unknown rule {rule_id!r}",
+                path=build.path,
+                line=build.lines.get(f"rules.{rule_id}"),
+                hint="`partpicker rules` lists the rule ids",
+            )
+
+
+def _finding(spec: RuleSpec, build: Build, layouts: dict[Any, Any]) -> Finding | Skipped:
+    """One rule's finding on the build, or why it was skipped."""
+    enabled, params, severity = settings(spec, build.rules.get(spec.id), build)
+    if not enabled:
+        return Skipped(spec.id, "turned off in the build file")
+    absent = [role for role in spec.applies_when if not build.has(role)]
+    if absent:
+        return Skipped(spec.id, f"the build has no {', '.join(absent)}")
+    outcome = run_rule(spec, build, params, layouts)
+    line = next((build.lines[r] for r in spec.roles if build.lines.get(r)), None)
+    return Finding(spec.id, spec.title, severity, outcome.status, tuple(spec.roles), message(spec, outcome), line)
+
+
+def verdict_of(findings: list[Finding]) -> str:
+    """fail if an error-severity rule fails; unknown if none fails but one is unknown; else pass."""
+    if any(f.status == "fail" and f.severity == "error" for f in findings):
+        return "fail"
+    if any(f.status == "unknown" and f.severity != "info" for f in findings):
+        return "unknown"
+    return "pass"

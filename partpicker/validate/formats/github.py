@@ -1,0 +1,19 @@
+"""GitHub Actions workflow annotations: one ``::error``/``::warning`` line per failing or unknown rule."""
+
+from __future__ import annotations
+
+from partpicker.annotations import annotation
+from partpicker.validate.report import Report
+
+LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def render(report: Report) -> str:
+    lines = []
+    for f in report.findings:
+        if f.status == "pass":
+            continue
+        level = LEVEL[f.severity] if f.status == "fail" else "notice"  # unknown: the message says what
+        lines.append(annotation(level, f.message, file=report.path, line=f.line, title=f.rule))
+    lines.append(f"{report.build}: verdict {report.verdict}")
+    return "\n".join(lines)

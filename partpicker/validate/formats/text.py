@@ -1,0 +1,75 @@
+"""Human text: a verdict banner, the parts with dated prices, findings worst first, then what
+was not checked and why."""
+
+from __future__ import annotations
+
+from partpicker.validate.report import Report
+
+BANNERS = {
+    "pass": "No issues or incompatibilities found.",
+    "unknown": "Potential issues: some rules could not be checked (see 'Not checked').",
+    "fail": "Incompatible: these parts do not work together as a {n}-GPU build.",
+}
+WARN_BANNER = "Warning! These parts have potential issues."
+MARK = {"pass": "ok", "fail": "FAIL", "unknown": "??"}
+
+
+def money(usd: float | None) -> str:
+    return "      n/a" if usd is None else f"${usd:>9,.2f}"
+
+
+def render(report: Report) -> str:
+    out: list[str] = []
+    warned = any(f.status == "fail" and f.severity == "warning" for f in report.findings)
+    banner = BANNERS[report.verdict].format(n=report.target_gpus)
+    if report.verdict == "pass" and warned:
+        banner = WARN_BANNER
+    out.append(f"{report.build}: {report.verdict.upper()}  {banner}")
+    out.append(
+        f"profile {report.profile}; rules evaluated for {report.target_gpus} GPU(s), "
+        f"{report.installed_gpus} installed; prices as of {report.as_of}"
+    )
+    out.append("")
+    out.extend(_parts(report))
+    out.append("")
+    out.extend(_rules(report))
+    out.append("")
+    out.append(
+        "Not checked by any rule: BIOS versions, cable lengths, RAM QVL, cooler clearance to RAM, "
+        "PSU transients beyond the margin, noise."
+    )
+    return "\n".join(out)
+
+
+def _parts(report: Report) -> list[str]:
+    """Each part with the dated price used, and the total."""
+    out = ["Parts"]
+    for role, p in report.parts.items():
+        count = f"{p.count} x " if p.count > 1 else ""
+        when = (
+            f"  ({p.price_date}{', stale' if p.stale else ''})"
+            if p.price_date
+            else "  (no price on or before that date)"
+        )
+        out.append(f"  {role:<12} {money(p.usd)}  {count}{p.name}{when}")
+    unpriced = f"  ({len(report.unpriced)} part(s) unpriced)" if report.unpriced else ""
+    out.append(f"  {'total':<12} {money(report.total_usd)}{unpriced}")
+    return out
+
+
+def _rules(report: Report) -> list[str]:
+    """Every rule checked with its numbers, then what was not checked and why."""
+    out = ["Rules"]
+    for f in report.findings:
+        if f.status == "unknown":
+            continue
+        out.append(f"  [{MARK[f.status]:>4}] {f.rule} ({f.severity}): {f.message}")
+    unknown = [f for f in report.findings if f.status == "unknown"]
+    if unknown or report.skipped:
+        out.append("")
+        out.append("Not checked")
+        for f in unknown:
+            out.append(f"  [  ??] {f.rule} ({f.severity}): {f.message}")
+        for s in report.skipped:
+            out.append(f"  [skip] {s.rule}: {s.reason}")
+    return out

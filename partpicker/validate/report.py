@@ -1,0 +1,99 @@
+"""The result of validating a build: frozen findings and a report every format reads."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from partpicker.errors import ExitCode
+from partpicker.pricing import PartLine
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One rule's result on one build."""
+
+    rule: str
+    """The rule id (the rule's file stem in `rules/`)."""
+    title: str
+    """The rule's one-line title."""
+    severity: str
+    """Effective severity: error, warning or info."""
+    status: str
+    """pass, fail or unknown."""
+    roles: tuple[str, ...]
+    """The build roles the rule ties."""
+    message: str
+    """What was found, with the numbers."""
+    line: int | None = None
+    """Line in the build file of the first role the rule names, for annotations."""
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A rule that was not run, and why."""
+
+    rule: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything `validate` found."""
+
+    build: str
+    path: str | None
+    profile: str
+    target_gpus: int
+    installed_gpus: int
+    verdict: str
+    as_of: dt.date
+    parts: dict[str, PartLine]
+    total_usd: float
+    findings: tuple[Finding, ...]
+    skipped: tuple[Skipped, ...] = field(default_factory=tuple)
+
+    def exit_code(self, strict: bool = False) -> ExitCode:
+        """FINDINGS if the verdict is fail (``strict``: or any rule did not pass), else CLEAN."""
+        if self.verdict == "fail" or (strict and any(f.status != "pass" for f in self.findings)):
+            return ExitCode.FINDINGS
+        return ExitCode.CLEAN
+
+    @property
+    def unpriced(self) -> list[str]:
+        return [role for role, p in self.parts.items() if p.usd is None]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The one JSON shape (see the README)."""
+        return {
+            "build": self.build,
+            "profile": self.profile,
+            "target_gpus": self.target_gpus,
+            "installed_gpus": self.installed_gpus,
+            "verdict": self.verdict,
+            "as_of": self.as_of.isoformat(),
+            "parts": {
+                role: {
+                    "id": p.id,
+                    "name": p.name,
+                    "usd": p.usd,
+                    "count": p.count,
+                    "price_date": p.price_date.isoformat() if p.price_date else None,
+                    "price_source": p.price_source,
+                    "stale": p.stale,
+                }
+                for role, p in self.parts.items()
+            },
+            "total_usd": self.total_usd,
+            "unpriced": self.unpriced,
+            "findings": [
+                {
+                    k: (list(v) if isinstance(v, tuple) else v)
+                    for k, v in asdict(f).items()
+                    if k not in ("line", "title")
+                }
+                for f in self.findings
+            ],
+            "skipped": [asdict(s) for s in self.skipped],
+        }

@@ -1,0 +1,50 @@
+"""Dominance compares exactly the specs the rules read: each category's signature (group and
+score) reads the same fields as the rules it can bind (error rules; with --strict, warnings
+too) declare in their `reads:`. A rule that starts reading a new field without the signature
+following would let dominance drop a part that rule needs; this test says so."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from partpicker.catalog import Catalog
+from partpicker.models import Part
+from partpicker.rules.rulebook import RuleSpec, rules_for
+from partpicker.suggest import dominance
+
+
+class Recorder:
+    """A part that records which fields are read (through properties too)."""
+
+    def __init__(self, part: Part) -> None:
+        self._part = part
+        self.seen: set[str] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(type(self._part), name, None)
+        if isinstance(attr, property) and attr.fget is not None:
+            return attr.fget(self)  # a derived value: record what it is derived from
+        self.seen.add(name)
+        return getattr(self._part, name)
+
+
+@pytest.mark.parametrize("strict", [False, True], ids=["errors", "strict"])
+@pytest.mark.parametrize("role", sorted(dominance.SIGNATURES))
+def test_signature_reads_what_the_rules_read(
+    role: str, strict: bool, catalog: Catalog, rules: dict[str, RuleSpec]
+) -> None:
+    severities = {"error", "warning"} if strict else {"error"}
+    declared = {
+        name
+        for rule in rules_for("dl-workstation", rules)
+        if rule.severity in severities
+        for name in rule.reads.get(role, [])
+    }
+    seen: set[str] = set()
+    for part in catalog.by_category[role]:
+        recorder = Recorder(part)
+        dominance.SIGNATURES[role](recorder, dominance.Scores(strict=strict))
+        seen |= recorder.seen
+    assert seen == declared, f"signature only: {sorted(seen - declared)}; reads only: {sorted(declared - seen)}"
