@@ -13,16 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
-from rapidfuzz import fuzz, process
 
-from partpicker import data, yamlio
+from partpicker import data, names, yamlio
 from partpicker.errors import InputError
 from partpicker.models import CATEGORIES, Part
-
-# A fuzzy match is taken only when it is this good and clearly ahead of the next part.
-FUZZY_ACCEPT = 88.0
-FUZZY_MARGIN = 8.0
-FUZZY_SHOW = 60.0
 
 
 @dataclass(frozen=True)
@@ -65,79 +59,26 @@ class Catalog:
         return iter(self.parts.values())
 
     def resolve(self, name: str, category: str) -> Part:
-        """Find a part of ``category`` by id, exact name, alias, or a clear fuzzy match.
+        """Find a part of ``category`` by id, name or alias, or by its name as people type it
+        (see :mod:`partpicker.names`).
 
         An unknown or ambiguous name raises a ``LookupError`` whose message lists the
-        closest candidates with their ids.
+        candidates or the closest parts, one per line, with their ids.
         """
-        pool = self.by_category.get(category, [])
-        wanted = name.strip().casefold()
-        by_id = self.parts.get(name.strip())
-        if by_id is not None and by_id.category == category:
-            return by_id
-        exact = [p for p in pool if p.name.casefold() == wanted] or [p for p in pool if _norm(p.name) == _norm(name)]
-        if len(exact) == 1:
-            return exact[0]
-        aliased = [p for p in pool if wanted in (a.casefold() for a in p.aliases)]
-        if len(aliased) == 1:
-            return aliased[0]
-        if len(aliased) > 1:
-            raise LookupError(_ambiguous(name, category, aliased))
-        ranked = self._fuzzy(name, pool)
-        if not ranked:
-            near = self.closest(name, category)
-            hint = "; closest: " + ", ".join(f"{p.name} ({p.id})" for p in near) if near else ""
-            raise LookupError(f"no {category} in the catalog matches {name!r}{hint}")
-        best_part, best_score = ranked[0]
-        runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
-        if best_score >= FUZZY_ACCEPT and best_score - runner_up >= FUZZY_MARGIN:
-            return best_part
-        close = [p for p, s in ranked if s >= max(FUZZY_SHOW, best_score - 15)][:8]
-        if best_score >= FUZZY_ACCEPT and len(close) > 1:
-            raise LookupError(_ambiguous(name, category, close))
-        hint = "; closest: " + ", ".join(f"{p.name} ({p.id})" for p in close) if close else ""
-        raise LookupError(f"no {category} in the catalog matches {name!r}{hint}")
-
-    @staticmethod
-    def _fuzzy(name: str, pool: Sequence[Part]) -> list[tuple[Part, float]]:
-        """Parts ranked by similarity; when the query has model codes (tokens with digits:
-        "1920X", "4x16gb", "1tb"), only parts whose name or an alias has them all."""
-        codes = _codes(name)
-        choices: list[str] = []
-        owners: list[Part] = []
-        for part in pool:
-            for label in (part.name, *part.aliases):
-                if codes <= _codes(label) | _codes(part.name):
-                    choices.append(label)
-                    owners.append(part)
-        best: dict[str, tuple[Part, float]] = {}
-        for _label, score, idx in process.extract(name, choices, scorer=fuzz.WRatio, processor=_norm, limit=None):
-            part = owners[idx]
-            if part.id not in best or best[part.id][1] < score:
-                best[part.id] = (part, float(score))
-        return sorted(best.values(), key=lambda ps: -ps[1])
+        found = names.resolve(name, category, self.by_category.get(category, []))
+        if isinstance(found, names.Resolved):
+            return found.part
+        raise LookupError(found.message())
 
     def closest(self, name: str, category: str, limit: int = 5) -> list[Part]:
-        """The parts nearest to a name, ignoring model codes (for 'did you mean')."""
-        pool = self.by_category.get(category, [])
-        labels = [(p.name, p) for p in pool]
-        hits = process.extract(name, [label for label, _ in labels], scorer=fuzz.WRatio, processor=_norm, limit=limit)
-        return [labels[idx][1] for _l, score, idx in hits if score >= FUZZY_SHOW]
-
-
-def _codes(text: str) -> set[str]:
-    return {tok for tok in _norm(text).split() if any(ch.isdigit() for ch in tok)}
+        """The parts nearest to a name by spelling (for 'did you mean')."""
+        return names.closest(name, category, self.by_category.get(category, []), limit)
 
 
 def _norm(text: str) -> str:
     text = re.sub(r"(\d)\s*x\s*(\d)", r"\1x\2", text.casefold())  # "4 x 16GB" = "4x16GB"
     text = re.sub(r"(\d)\s+(tb|gb|mb|w)\b", r"\1\2", text)  # "1 TB" = "1TB"
     return " ".join(re.sub(r"[-()/,]", " ", text).split())
-
-
-def _ambiguous(name: str, category: str, parts: Sequence[Part]) -> str:
-    listed = ", ".join(f"{p.name} ({p.id})" for p in parts)
-    return f"{name!r} fits more than one {category}: {listed}"
 
 
 def catalog_files(paths: Sequence[str | Path] | None = None) -> list[Path]:
