@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from partpicker.models import Case, Cooler, Cpu, Gpu, Motherboard, Part, Psu, Ram, Ssd
@@ -219,6 +219,7 @@ def _spec_text(text: str, category: str) -> tuple[str, dict[str, object]]:
             r"\b(titanium|platinum|gold|silver|bronze)\b",
             lambda m: specs.__setitem__("efficiency", f"80+ {m[1].title()}"),
         )
+        take(r"\b([a-z])\s+plus\b", lambda m: f"{m[1]}plus")  # "P Plus" = "P+"
         take(r"\b(\d{3,4})\s*(?:w|watts?)?\b", lambda m: _watts(m, specs))
     elif category == "gpu":
         take(r"\b(\d{1,3})\s*(?:gb|g)\b", lambda m: specs.__setitem__("vram_gb", float(m[1])))
@@ -474,22 +475,23 @@ def resolve(query: str, category: str, parts: Sequence[Part]) -> Resolution:
 
 
 def closest(query: str, category: str, parts: Sequence[Part], limit: int = 5) -> list[Part]:
-    """The parts whose names or aliases are nearest to ``query`` by spelling."""
+    """The parts nearest to ``query``: most of its identity words first (model numbers
+    count double), then by spelling of the name or an alias."""
     pool = [p for p in parts if p.category == category]
-    labels: list[str] = []
-    owners: list[Part] = []
-    for part in pool:
-        for label in _profile(part, category).labels:
-            labels.append(label)
-            owners.append(part)
-    found: list[Part] = []
-    hits = process.extract(_label(query), labels, scorer=fuzz.WRatio, limit=None, score_cutoff=60)
-    for _label_text, _score, idx in hits:
-        if owners[idx] not in found:
-            found.append(owners[idx])
-        if len(found) == limit:
-            break
-    return found
+    words = identity_tokens(query, category)
+    text = _label(query)
+    ranked: list[tuple[float, int, Part]] = []
+    for index, part in enumerate(pool):
+        profile = _profile(part, category)
+        shared = sum(2 if any(ch.isdigit() for ch in w) else 1 for w in words if _has_word(w, profile, category))
+        spelling = max(
+            (float(s) for s in (fuzz.WRatio(text, label) for label in profile.labels)),
+            default=0.0,
+        )
+        if shared or spelling >= 60:
+            ranked.append((-(shared * 100 + spelling), index, part))
+    ranked.sort(key=lambda r: (r[0], r[1]))
+    return [part for _key, _index, part in ranked[:limit]]
 
 
 # --- telling parts apart ------------------------------------------------------------------
