@@ -46,6 +46,20 @@ VARIANTS: dict[str, frozenset[str]] = {
 }
 
 
+# Variant words that make another chip or drive, not another board of it: a part with one
+# the query lacks is never even a tie ("RTX 2080" is not tied with a 2080 Ti card), while
+# "MSI RTX 4090" is a tie of the Ventus and the Suprim Liquid.
+HARD_VARIANTS: dict[str, frozenset[str]] = {
+    "cpu": frozenset({"pro"}),
+    "gpu": frozenset({"ti", "super", "xt", "xtx"}),
+    "ssd": frozenset({"pro", "plus", "evo"}),
+    "psu": frozenset({"pro"}),
+}
+
+# Words that carry nothing in any category.
+STOP_WORDS = frozenset({"with", "and", "for", "the", "a", "w/"})
+
+
 def _set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
@@ -61,9 +75,12 @@ OPTIONAL: dict[str, frozenset[str]] = {
     ),
     "psu": _set("power supply psu fully semi full modular non certified atx sfx watt watts"),
     "ssd": _set("solid state drive ssd internal nvme sata pcie gen gen3 gen4 gen5 heatsink tlc qlc"),
-    "case": _set("case chassis tower mid full atx eatx e micro itx matx midi window"),
+    "case": _set(
+        "case chassis tower mid full atx eatx e micro itx matx midi window "
+        "black white solid dark light tg glass clear rgb argb snow"
+    ),
     "ram": _set("memory ram kit desktop dimm dual channel quad lpx rgb black white"),
-    "cooler": _set("cpu cooler fan air liquid aio heatsink"),
+    "cooler": _set("cpu cooler fan air liquid aio heatsink chromax black white"),
 }
 
 
@@ -279,7 +296,7 @@ class _Profile:
     core: frozenset[str]  # the name's words less brand, part numbers and optional words
     variants: frozenset[str]  # the name's variant words
     specs: dict[str, object]
-    labels: tuple[str, ...]  # normalised exact names: name, aliases, each with and without brand
+    labels: tuple[str, ...]  # normalised exact names: name and aliases, each also after the brand
 
 
 _PROFILES: dict[int, tuple[Part, str, _Profile]] = {}
@@ -319,9 +336,6 @@ def _profile(part: Part, category: str) -> _Profile:
         text = _label(label)
         labels.add(text)
         labels.add(_label(f"{part.brand} {label}"))
-        brand_text = _label(part.brand)
-        if text.startswith(brand_text + " "):
-            labels.add(text[len(brand_text) + 1 :])
     profile = _Profile(
         frozenset(words), frozenset(brand), frozenset(core), frozenset(variants), specs, tuple(sorted(labels))
     )
@@ -374,7 +388,7 @@ def _field_specs(part: Part) -> dict[str, object]:
 
 def identity_tokens(query: str, category: str) -> tuple[str, ...]:
     """The words of a query a part must have (optional words left out)."""
-    optional = OPTIONAL.get(category, frozenset())
+    optional = OPTIONAL.get(category, frozenset()) | STOP_WORDS
     return tuple(w for w in read(query, category).words if w not in optional)
 
 
@@ -444,16 +458,20 @@ def resolve(query: str, category: str, parts: Sequence[Part]) -> Resolution:
     if not words and not reading.specs:
         return NotFound(query, category, tuple(closest(query, category, pool)))
     said = set(reading.words) | ({"m2"} if reading.specs.get("form") == "m2" else set())
+    said |= {bit for w in reading.words for bit in _pieces(w)}  # "1080ti" says "ti"
     fitting = [p for p in pool if _fits(reading, words, _profile(p, category), category)]
     prof = {p.id: _profile(p, category) for p in fitting}
     strict = [p for p in fitting if prof[p.id].variants <= said]
     # A part with a variant word the query lacks is never the answer; it is left out when a
     # part without it explains the query ("Define 7" is the Define 7, not the Define 7 XL),
     # and otherwise shown as a tie or as the closest.
+    hard = HARD_VARIANTS.get(category, frozenset())
     loose = [
         p
         for p in fitting
-        if p not in strict and not any(prof[p.id].core > prof[a.id].core != frozenset() for a in strict)
+        if p not in strict
+        and not (prof[p.id].variants - said) & hard
+        and not any(prof[p.id].core > prof[a.id].core != frozenset() for a in strict)
     ]
     contenders = strict + loose
     # A strict part whose whole core name the query says beats parts with more words
