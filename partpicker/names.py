@@ -9,7 +9,9 @@ A part is a candidate for a query when
 - every spec of the query agrees with the part's spec (an unknown spec does not disagree);
 - every *variant word* of the part's name ("Ti", "Super", "XL", "II"...) is in the query.
   Variant words are never dropped: "RTX 3090" is never a 3090 Ti, "Define 7" never a
-  Define 7 XL, whether or not the plain part is in the catalog.
+  Define 7 XL, whether or not the plain part is in the catalog. A part lacking only such a
+  word is left out when a part without it explains the query, is never a tie when the word
+  makes another chip or drive (HARD_VARIANTS), and is otherwise listed in a tie or as closest.
 
 Among candidates, a part whose core name (no brand, part number or specs) is a strict
 subset of another's is preferred ("Noctua NH-D15" is the NH-D15, not the NH-D15 G2). One
