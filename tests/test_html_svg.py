@@ -130,7 +130,7 @@ def test_unknown_positions_are_listed_not_drawn() -> None:
     assert positions(with_class(root, "rect", "blocked")) == [3, 4]  # a 2.5-slot card at 2 covers 2..4
     (drive,) = with_class(root, "g", "m2")
     text = "".join(drive.itertext())
-    assert "lane sharing unknown" in text and "position unknown" in text
+    assert "lane sharing unknown" in text and "position is unknown" in text
     assert with_class(drive, "path", "steal-line") == []
 
 

@@ -240,7 +240,7 @@ def _marks(root: ET.Element, ident: str, view: BoardView) -> None:
             "text",
             "OVERLAP: two cards here",
             x=CARD_X + CARD_W - 10,
-            y=row_top(p) + 22,
+            y=row_top(p) + 54,
             class_="overlap-label",
             text_anchor="end",
         )
@@ -291,6 +291,19 @@ def _case_line(root: ET.Element, view: BoardView, n_rows: int) -> None:
     )
 
 
+def _steal(g: ET.Element, label: str, slot: SlotView | None, y: float) -> float:
+    """One "takes lanes from" line, with a stroke to the slot's row where its position is known."""
+    el(g, "text", f"takes lanes from {short(label, 12)}", x=X_SIDE + 24, y=y, class_="steals", data_from=label)
+    y += SIDE_LINE
+    if slot is None or slot.position is None:
+        el(g, "text", "(its position is unknown)", x=X_SIDE + 24, y=y, class_="note")
+        return y + SIDE_LINE
+    el(g, "text", f"(position {slot.position})", x=X_SIDE + 24, y=y, class_="note")
+    path = f"M{num(X_SIDE)},{num(y - SIDE_LINE - 4)} L{num(X_SIDE - 14)},{num(row_top(slot.position) + 18)}"
+    el(g, "path", d=path, class_="steal-line", data_position=slot.position)
+    return y + SIDE_LINE
+
+
 def _m2(root: ET.Element, drive: M2View, y: float, slots: dict[str, SlotView]) -> float:
     g = el(root, "g", class_="m2", data_label=drive.label, data_steals_from=" ".join(drive.steals_from) or None)
     el(g, "title", f"{drive.label}: {drive.drive}")
@@ -309,27 +322,7 @@ def _m2(root: ET.Element, drive: M2View, y: float, slots: dict[str, SlotView]) -
         el(g, "text", "lane sharing unknown", x=X_SIDE + 24, y=y, class_="note unknown-sharing")
         y += SIDE_LINE
     for label in drive.steals_from:
-        slot = slots.get(label)
-        where = f"position {slot.position}" if slot and slot.position else "position unknown"
-        el(
-            g,
-            "text",
-            f"takes lanes from {short(label, 12)} ({where})",
-            x=X_SIDE + 24,
-            y=y,
-            class_="steals",
-            data_from=label,
-        )
-        if slot is not None and slot.position is not None:
-            target = row_top(slot.position) + 18
-            el(
-                g,
-                "path",
-                d=f"M{num(X_SIDE)},{num(y - 4)} L{num(X_SIDE - 14)},{num(target)}",
-                class_="steal-line",
-                data_position=slot.position,
-            )
-        y += SIDE_LINE
+        y = _steal(g, label, slots.get(label), y)
     return y
 
 
