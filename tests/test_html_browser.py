@@ -112,3 +112,30 @@ def test_console_errors_are_caught(tmp_path: Path) -> None:
     page.write_text('<!DOCTYPE html><p>x</p><script>throw new Error("boom")</script>', encoding="utf-8")
     run = chromium(tmp_path, page, "--dump-dom")
     assert console_errors(run.stderr)
+
+
+def _screenshot(tmp_path: Path, page: Path, *args: str) -> tuple[int, ...]:
+    """The colour of the page's top-left corner in a screenshot."""
+    image_module = pytest.importorskip("PIL.Image")
+    shot = tmp_path / f"corner-{len(args)}.png"
+    run = chromium(tmp_path, page, f"--screenshot={shot}", *args)
+    assert shot.exists(), run.stderr[-2000:]
+    with image_module.open(shot) as image:
+        corner: tuple[int, ...] = image.convert("RGB").getpixel((2, 2))
+    return corner
+
+
+def test_dark_and_light(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(render_page(page_view()), encoding="utf-8")
+    assert sum(_screenshot(tmp_path, page)) > 600
+    assert sum(_screenshot(tmp_path, page, "--force-dark-mode")) < 150
+
+
+def test_prints_to_pdf(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(render_page(page_view()), encoding="utf-8")
+    pdf = tmp_path / "page.pdf"
+    run = chromium(tmp_path, page, f"--print-to-pdf={pdf}", "--no-pdf-header-footer")
+    assert pdf.exists(), run.stderr[-2000:]
+    assert pdf.read_bytes().startswith(b"%PDF") and pdf.stat().st_size > 10_000

@@ -347,20 +347,25 @@ def _side(root: ET.Element, view: BoardView) -> float:
     return y
 
 
+def _describe_cards(cards: Sequence[CardView]) -> list[str]:
+    parts = [
+        f"{c.label} ({card_text(c)}) sits at position {c.position}, covering to {covers(c)[-1]}." for c in placed(cards)
+    ]
+    if overlaps(cards):
+        parts.append(f"Cards overlap at position(s) {', '.join(map(str, overlaps(cards)))}: they do not fit.")
+    parts += [f"{a.label} and {b.label} sit back to back with no air gap." for a, b in back_to_back(cards)]
+    return parts
+
+
 def describe(view: BoardView) -> str:
     """The picture in words, for screen readers."""
     parts = [f"Slot map of {clean(view.board)}."]
     for s in sorted((s for s in view.slots if s.position is not None), key=lambda s: s.position or 0):
         parts.append(f"Position {s.position}: {s.label}, {slot_text(s)}.")
-    for c in placed(view.cards):
-        parts.append(f"{c.label} ({card_text(c)}) sits at position {c.position}, covering {covers(c)[-1]}.")
-    if overlaps(view.cards):
-        parts.append(f"Cards overlap at position(s) {', '.join(map(str, overlaps(view.cards)))}: they do not fit.")
-    for a, b in back_to_back(view.cards):
-        parts.append(f"{a.label} and {b.label} sit back to back with no air gap.")
-    for d in view.m2:
-        if d.steals_from:
-            parts.append(f"M.2 {d.label} ({d.drive}) takes lanes from {', '.join(d.steals_from)}.")
+    parts += _describe_cards(view.cards)
+    parts += [
+        f"M.2 {d.label} ({d.drive}) takes lanes from {', '.join(d.steals_from)}." for d in view.m2 if d.steals_from
+    ]
     parts += [f"Position of {s.label} unknown." for s in view.slots if s.position is None]
     parts += [f"Slot of {c.label} unknown." for c in view.cards if c.position is None]
     last = view.case_last_slot
