@@ -238,11 +238,10 @@ def _marks(root: ET.Element, ident: str, view: BoardView) -> None:
         el(
             root,
             "text",
-            "OVERLAP: two cards here",
-            x=CARD_X + CARD_W - 10,
-            y=row_top(p) + 54,
+            "OVERLAP: two cards cover this position",
+            x=X_INFO,
+            y=row_top(p) + 42,
             class_="overlap-label",
-            text_anchor="end",
         )
     for a, b in back_to_back(view.cards):
         y = row_top(b.position or 0)
