@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from partpicker.html import BoardView, CardView, PowerView, SlotView, render_page
+from partpicker.html import BoardView, CardView, PageView, PowerView, SlotView, render_page
 from partpicker.html.cost import cost_curves
 from partpicker.html.power import BAR_W, power_budget, scale
 from partpicker.html.slotmap import CONNECTOR_MM, slot_map
@@ -284,3 +284,11 @@ def test_page_sections_and_findings_worst_first() -> None:
     rules = re.findall(r'<tr class="finding \w+"><td><span[^>]*>\w+</span></td><td>([\w-]+)</td>', page)
     assert rules[:2] == ["psu-wattage", "gpu-cooling"]  # an error before a warning
     assert "m2-slot" in page[page.index("Not checked") :]
+
+
+def test_page_without_pictures_or_parts() -> None:
+    page = render_page(PageView("bare", "unknown", "Potential issues.", "profile x"))
+    links = _Links()
+    links.feed(page)
+    assert links.tags.count("svg") == 0
+    assert "No rule could be checked." in page and "Slot map" not in page
