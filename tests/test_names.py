@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from partpicker.catalog import names
-from partpicker.catalog import Catalog
+from partpicker.catalog import Catalog, names
 from partpicker.models import Part
 
 from .conftest import DATA
