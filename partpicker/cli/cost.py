@@ -11,7 +11,17 @@ from typing import Annotated, Protocol
 import typer
 
 from partpicker.build import Build, load_build
-from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import (
+    AsOfOpt,
+    CatalogOpt,
+    OutputOpt,
+    check_output,
+    emit,
+    fail_input,
+    guarded,
+    load_catalog_once,
+    parse_date,
+)
 from partpicker.cost import plot as cost_plot
 from partpicker.cost.formats import COST_FORMATS
 from partpicker.cost.formats.text import money, savings_text
@@ -74,9 +84,11 @@ def cost(
     format: Annotated[CostFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
     catalog: CatalogOpt = None,
     as_of: AsOfOpt = None,
+    output: OutputOpt = None,
 ) -> None:
     """Compare owning the build with renting cloud GPUs: per month, cumulative, break-even."""
     day = parse_date(as_of, "--as-of")
+    check_output(output)
     prices = parse_prices(price or [])
 
     def run() -> CostResult:
@@ -111,7 +123,7 @@ def cost(
         return result
 
     result = guarded(run)
-    typer.echo(COST_FORMATS[str(getattr(format, "value", format))](result))
+    emit(COST_FORMATS[str(getattr(format, "value", format))](result), output)
 
 
 class _Choice(Protocol):

@@ -10,7 +10,16 @@ from typing import Annotated
 
 import typer
 
-from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import (
+    AsOfOpt,
+    CatalogOpt,
+    check_output,
+    emit,
+    fail_input,
+    guarded,
+    load_catalog_once,
+    parse_date,
+)
 from partpicker.errors import InputError
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
@@ -71,11 +80,18 @@ def suggest(
         bool, typer.Option(help="Accept rules the catalog cannot check (unknown); the answer lists them.")
     ] = False,
     format: Annotated[SuggestFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
-    output: Annotated[Path | None, typer.Option(help="Write the best build as a build file here.")] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output", "-o", help="Write the best build as a build file here (with --format html: the page)."
+        ),
+    ] = None,
     cost: Annotated[bool, typer.Option("--cost", help="Also show what it saves against the cloud.")] = False,
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
     day = parse_date(as_of, "--as-of")
+    if str(format) == "html":
+        check_output(output)
     if start_gpus > gpus:
         fail_input(InputError(f"--start-gpus {start_gpus} is more than --gpus {gpus}"))
     request = Request(
@@ -103,6 +119,9 @@ def suggest(
         return solution, report
 
     solution, report = guarded(run)
+    if str(format) == "html":  # the page goes to --output (or stdout); no build file
+        emit(SUGGEST_FORMATS["html"](solution, report), output)
+        raise typer.Exit(solution.exit_code)
     typer.echo(SUGGEST_FORMATS[str(format)](solution, report))
     if solution.exit_code:
         raise typer.Exit(solution.exit_code)

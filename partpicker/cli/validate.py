@@ -9,7 +9,16 @@ from typing import Annotated
 import typer
 
 from partpicker.build import load_build
-from partpicker.cli.common import AsOfOpt, CatalogOpt, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import (
+    AsOfOpt,
+    CatalogOpt,
+    OutputOpt,
+    check_output,
+    emit,
+    guarded,
+    load_catalog_once,
+    parse_date,
+)
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
 from partpicker.validate.engine import evaluate
@@ -26,15 +35,17 @@ def validate(
     catalog: CatalogOpt = None,
     as_of: AsOfOpt = None,
     stale_days: Annotated[int, typer.Option(min=1, help="Flag prices older than this many days.")] = STALE_DAYS,
+    output: OutputOpt = None,
 ) -> None:
     """Say whether a build works, rule by rule, with the numbers."""
     day = parse_date(as_of, "--as-of")
+    check_output(output)
 
     def run() -> Report:
         cat = load_catalog_once(catalog)
         return evaluate(load_build(build_file, cat), load_rules(), as_of=day, stale_days=stale_days)
 
     report = guarded(run)
-    typer.echo(REPORTER_BY_NAME[str(getattr(format, "value", format))](report))
+    emit(REPORTER_BY_NAME[str(getattr(format, "value", format))](report), output)
     if report.exit_code(strict):
         raise typer.Exit(report.exit_code(strict))

@@ -7,6 +7,7 @@ Hooks: ``rect.segment[data-part][data-watts]``, ``line.psu-watts``, ``line.floor
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
 
 from partpicker.html.svg import el, figure, to_string
@@ -29,7 +30,7 @@ def need_w(view: PowerView) -> float | None:
     load = load_w(view)
     if load is None:
         return None
-    return max(load * view.margin, view.floor_w or 0.0)
+    return max(float(math.ceil(load * view.margin)), view.floor_w or 0.0)  # whole watts, as psu-wattage
 
 
 def segments(view: PowerView) -> list[tuple[str, str, float]]:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from partpicker.build import Build
 from partpicker.errors import ExitCode
 from partpicker.pricing import PartLine
 
@@ -53,6 +55,10 @@ class Report:
     total_usd: float
     findings: tuple[Finding, ...]
     skipped: tuple[Skipped, ...] = field(default_factory=tuple)
+    resolved: Build | None = field(default=None, compare=False, repr=False)
+    """The build as evaluated (its parts), for formats that draw it; not serialised."""
+    params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, compare=False, repr=False)
+    """Each rule that ran with its effective parameters (defaults and the build's overrides)."""
 
     def exit_code(self, strict: bool = False) -> ExitCode:
         """FINDINGS if the verdict is fail (``strict``: or any rule did not pass), else CLEAN."""

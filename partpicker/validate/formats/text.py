@@ -12,6 +12,10 @@ BANNERS = {
 }
 WARN_BANNER = "Warning! These parts have potential issues."
 MARK = {"pass": "ok", "fail": "FAIL", "unknown": "??"}
+NEVER_CHECKED = (
+    "Not checked by any rule: BIOS versions, cable lengths, RAM QVL, cooler clearance to RAM, "
+    "PSU transients beyond the margin, noise."
+)
 
 
 def money(usd: float | None) -> str:
@@ -34,10 +38,7 @@ def render(report: Report) -> str:
     out.append("")
     out.extend(_rules(report))
     out.append("")
-    out.append(
-        "Not checked by any rule: BIOS versions, cable lengths, RAM QVL, cooler clearance to RAM, "
-        "PSU transients beyond the margin, noise."
-    )
+    out.append(NEVER_CHECKED)
     return "\n".join(out)
 
 

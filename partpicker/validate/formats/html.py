@@ -1,0 +1,84 @@
+"""`validate --format html`: one self-contained page with the text report's content (banner,
+parts, findings worst first, what to verify, what was not checked) and the pictures: the slot
+map where gpu-slots seats the cards, and the power budget at the target GPU count."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+from partpicker.html import FindingRow, PageView, PartRow, render_page
+from partpicker.validate import drawing
+from partpicker.validate.formats.text import BANNERS, NEVER_CHECKED, WARN_BANNER
+from partpicker.validate.report import Report
+
+
+def banner(report: Report) -> str:
+    """The text report's banner, without the verdict word (the page shows it as a badge)."""
+    warned = any(f.status == "fail" and f.severity == "warning" for f in report.findings)
+    if report.verdict == "pass" and warned:
+        return WARN_BANNER
+    return BANNERS[report.verdict].format(n=report.target_gpus)
+
+
+def summary(report: Report) -> str:
+    return (
+        f"profile {report.profile}; rules evaluated for {report.target_gpus} GPU(s), "
+        f"{report.installed_gpus} installed; prices as of {report.as_of}"
+    )
+
+
+URL = re.compile(r"https?://[^\s)]+")
+
+
+def source_label(source: str | None) -> str | None:
+    """A price's source in a few words: the site it is from, else the text cut short."""
+    if not source:
+        return None
+    found = URL.search(source)
+    if found:
+        host = urlsplit(found.group()).hostname or found.group()
+        return host.removeprefix("www.")
+    return source if len(source) <= 60 else source[:59] + "\u2026"
+
+
+def part_rows(report: Report) -> tuple[PartRow, ...]:
+    return tuple(
+        PartRow(
+            role=role,
+            name=p.name,
+            count=p.count,
+            usd=p.usd,
+            price_date=p.price_date.isoformat() if p.price_date else None,
+            stale=p.stale,
+            price_source=source_label(p.price_source),
+        )
+        for role, p in report.parts.items()
+    )
+
+
+def finding_rows(report: Report) -> tuple[FindingRow, ...]:
+    return tuple(FindingRow(f.rule, f.severity, f.status, f.message) for f in report.findings)
+
+
+def page(report: Report) -> PageView:
+    """The report as the page's view; the pictures need the build the report was made from."""
+    build = report.resolved
+    return PageView(
+        build=report.build,
+        verdict=report.verdict,
+        banner=banner(report),
+        summary=summary(report),
+        parts=part_rows(report),
+        total_usd=report.total_usd,
+        findings=finding_rows(report),
+        skipped=tuple(f"{s.rule}: {s.reason}" for s in report.skipped),
+        never_checked=NEVER_CHECKED,
+        board=drawing.board_view(build, report.params) if build else None,
+        power=drawing.power_view(build, report.params) if build else None,
+        board_notes=drawing.board_notes(build, report.params) if build else (),
+    )
+
+
+def render(report: Report) -> str:
+    return render_page(page(report))
