@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html.parser
+import itertools
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import replace
@@ -122,7 +123,7 @@ def test_open_air_cards_back_to_back_are_marked() -> None:
     view = replace(view, cards=tuple(replace(c, cooler="open-air") for c in view.cards))
     root = parse(slot_map(view))
     seated = sorted(positions(with_class(root, "g", "card")))
-    touching = [f"{a} {b}" for a, b in zip(seated, seated[1:], strict=False) if b - a == 2]
+    touching = [f"{a} {b}" for a, b in itertools.pairwise(seated) if b - a == 2]
     assert [b.get("data-positions") for b in with_class(root, "line", "back-to-back")] == touching
     assert touching == ["1 3", "3 5", "5 7"]
     assert with_class(root, "rect", "overlap") == []
