@@ -9,24 +9,9 @@ from urllib.parse import urlsplit
 
 from partpicker.html import FindingRow, PageView, PartRow, render_page
 from partpicker.validate import drawing
-from partpicker.validate.formats.text import BANNERS, NEVER_CHECKED, WARN_BANNER
+from partpicker.validate.evidence import summary_text
+from partpicker.validate.formats.text import NEVER_CHECKED, WEAK_LEGEND, banner, summary, verify_text
 from partpicker.validate.report import Report
-
-
-def banner(report: Report) -> str:
-    """The text report's banner, without the verdict word (the page shows it as a badge)."""
-    warned = any(f.status == "fail" and f.severity == "warning" for f in report.findings)
-    if report.verdict == "pass" and warned:
-        return WARN_BANNER
-    return BANNERS[report.verdict].format(n=report.target_gpus)
-
-
-def summary(report: Report) -> str:
-    return (
-        f"profile {report.profile}; rules evaluated for {report.target_gpus} GPU(s), "
-        f"{report.installed_gpus} installed; prices as of {report.as_of}"
-    )
-
 
 URL = re.compile(r"https?://[^\s)]+")
 
@@ -52,13 +37,18 @@ def part_rows(report: Report) -> tuple[PartRow, ...]:
             price_date=p.price_date.isoformat() if p.price_date else None,
             stale=p.stale,
             price_source=source_label(p.price_source),
+            evidence=summary_text(report.part_evidence[role]) if role in report.part_evidence else None,
         )
         for role, p in report.parts.items()
     )
 
 
 def finding_rows(report: Report) -> tuple[FindingRow, ...]:
-    return tuple(FindingRow(f.rule, f.severity, f.status, f.message) for f in report.findings)
+    """Each finding; a pass resting on derived or recalled facts says so, as the text's ``ok*``."""
+    weak = f" ({WEAK_LEGEND.removeprefix('ok* = ')})"
+    return tuple(
+        FindingRow(f.rule, f.severity, f.status, f.message + (weak if f.rests_on_weak else "")) for f in report.findings
+    )
 
 
 def page(report: Report) -> PageView:
@@ -72,6 +62,7 @@ def page(report: Report) -> PageView:
         parts=part_rows(report),
         total_usd=report.total_usd,
         findings=finding_rows(report),
+        verify=tuple(verify_text(e) for e in report.verify),
         skipped=tuple(f"{s.rule}: {s.reason}" for s in report.skipped),
         never_checked=NEVER_CHECKED,
         board=drawing.board_view(build, report.params) if build else None,

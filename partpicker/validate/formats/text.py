@@ -3,7 +3,10 @@ was not checked and why."""
 
 from __future__ import annotations
 
-from partpicker.validate.report import Report
+import textwrap
+
+from partpicker.validate.evidence import FactEvidence, summary_text
+from partpicker.validate.report import Finding, Report
 
 BANNERS = {
     "pass": "No issues or incompatibilities found.",
@@ -16,27 +19,45 @@ NEVER_CHECKED = (
     "Not checked by any rule: BIOS versions, cable lengths, RAM QVL, cooler clearance to RAM, "
     "PSU transients beyond the margin, noise."
 )
+WIDTH = 110
+WEAK_LEGEND = "ok* = passes on derived or recalled facts: see 'Verify before you buy'"
 
 
 def money(usd: float | None) -> str:
     return "      n/a" if usd is None else f"${usd:>9,.2f}"
 
 
-def render(report: Report) -> str:
-    out: list[str] = []
+def banner(report: Report) -> str:
+    """The sentence after the verdict (the HTML page shows the same)."""
     warned = any(f.status == "fail" and f.severity == "warning" for f in report.findings)
-    banner = BANNERS[report.verdict].format(n=report.target_gpus)
     if report.verdict == "pass" and warned:
-        banner = WARN_BANNER
-    out.append(f"{report.build}: {report.verdict.upper()}  {banner}")
-    out.append(
+        return WARN_BANNER
+    return BANNERS[report.verdict].format(n=report.target_gpus)
+
+
+def summary(report: Report) -> str:
+    """The line under the banner: profile, GPU counts, the pricing date."""
+    return (
         f"profile {report.profile}; rules evaluated for {report.target_gpus} GPU(s), "
         f"{report.installed_gpus} installed; prices as of {report.as_of}"
+        + ("; recalled facts treated as unknown (--verified-only)" if report.verified_only else "")
     )
+
+
+def verify_text(e: FactEvidence) -> str:
+    """One "Verify before you buy" entry: the fact, its evidence kind, what to check and where."""
+    return f"{e.name}: {e.field} ({e.kind}) - {e.what_to_check()}"
+
+
+def render(report: Report) -> str:
+    out: list[str] = []
+    out.append(f"{report.build}: {report.verdict.upper()}  {banner(report)}")
+    out.append(summary(report))
     out.append("")
     out.extend(_parts(report))
     out.append("")
     out.extend(_rules(report))
+    out.extend(_verify(report))
     out.append("")
     out.append(NEVER_CHECKED)
     return "\n".join(out)
@@ -53,8 +74,28 @@ def _parts(report: Report) -> list[str]:
             else "  (no price on or before that date)"
         )
         out.append(f"  {role:<12} {money(p.usd)}  {count}{p.name}{when}")
+        if role in report.part_evidence:
+            out.append(f"  {'':<12} {'':>10}  evidence: {summary_text(report.part_evidence[role])}")
     unpriced = f"  ({len(report.unpriced)} part(s) unpriced)" if report.unpriced else ""
     out.append(f"  {'total':<12} {money(report.total_usd)}{unpriced}")
+    return out
+
+
+def _mark(f: Finding) -> str:
+    return "ok*" if f.rests_on_weak else MARK[f.status]
+
+
+def _verify(report: Report) -> list[str]:
+    """The derived and recalled facts the passing rules rest on: what to check, and where."""
+    facts = report.verify
+    if not facts:
+        return []
+    out = ["", "Verify before you buy"]
+    for e in facts:
+        text = verify_text(e)
+        out.extend(
+            textwrap.wrap(text, width=WIDTH, initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False)
+        )
     return out
 
 
@@ -64,7 +105,9 @@ def _rules(report: Report) -> list[str]:
     for f in report.findings:
         if f.status == "unknown":
             continue
-        out.append(f"  [{MARK[f.status]:>4}] {f.rule} ({f.severity}): {f.message}")
+        out.append(f"  [{_mark(f):>4}] {f.rule} ({f.severity}): {f.message}")
+    if any(f.rests_on_weak for f in report.findings):
+        out.append(f"  {WEAK_LEGEND}")
     unknown = [f for f in report.findings if f.status == "unknown"]
     if unknown or report.skipped:
         out.append("")
