@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import AsOfOpt, CatalogOpt, PartsOpt, fail_input, guarded, load_catalog_once, parse_date
 from partpicker.errors import InputError
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
@@ -62,6 +62,7 @@ def suggest(
     as_of: AsOfOpt = None,
     stale_days: Annotated[int, typer.Option(min=1, help="Offer parts priced within this many days.")] = STALE_DAYS,
     catalog: CatalogOpt = None,
+    parts: PartsOpt = None,
     objective: Annotated[
         ObjectiveOpt, typer.Option(help="Minimise the price now, or at full scale.")
     ] = ObjectiveOpt.now,
@@ -97,7 +98,7 @@ def suggest(
 
     def run() -> tuple[Solution, Report | None]:
         rules = load_rules()
-        solution = solve(load_catalog_once(catalog), rules, request)
+        solution = solve(load_catalog_once(catalog, parts), rules, request)
         # The chosen build's full report: its warnings and, with --allow-unknown, its unknowns.
         report = evaluate(solution.choices[0].build, rules, as_of=solution.as_of) if solution.choices else None
         return solution, report
