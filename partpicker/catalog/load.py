@@ -14,7 +14,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from partpicker import yamlio
+from partpicker.build import Provenance
 from partpicker.catalog import resolve
+from partpicker.catalog.generic import GENERIC_BRAND, GENERIC_ORIGIN
 from partpicker.errors import InputError
 from partpicker.models import CATEGORIES, Part
 from partpicker.paths import catalog_dir
@@ -49,6 +51,8 @@ class Catalog:
         self.parts: dict[str, Part] = {}
         self.origin: dict[str, Origin] = {}
         self.by_category: dict[str, list[Part]] = {cat: [] for cat in CATEGORIES}
+        self.overlay: dict[str, Provenance] = {}
+        """Parts and prices that came from the user (parts files, price imports), by part id."""
 
     def add(self, part: Part, origin: Origin) -> None:
         self.parts[part.id] = part
@@ -65,6 +69,29 @@ class Catalog:
         """Find a part of ``category`` by id, exact name, alias, or a clear fuzzy match
         (:func:`partpicker.catalog.resolve.resolve`); ``LookupError`` lists the candidates."""
         return resolve.resolve(self, name, category)
+
+    def provenance(self, part: Part) -> Provenance:
+        """Where ``part`` and its user prices came from (empty for a bundled part)."""
+        found = self.overlay.get(part.id)
+        if found is not None:
+            return found
+        if part.brand == GENERIC_BRAND and part.id.startswith("generic-") and part.id not in self.parts:
+            return Provenance(GENERIC_ORIGIN)
+        return Provenance()
+
+    def copy(self) -> Catalog:
+        """A catalog with the same parts that can be added to without changing this one."""
+        out = Catalog()
+        out.parts, out.origin, out.overlay = dict(self.parts), dict(self.origin), dict(self.overlay)
+        out.by_category = {cat: list(parts) for cat, parts in self.by_category.items()}
+        return out
+
+    def replace(self, part: Part) -> None:
+        """Put ``part`` in place of the part with its id (an overlay adding prices)."""
+        old = self.parts[part.id]
+        self.parts[part.id] = part
+        group = self.by_category[part.category]
+        group[group.index(old)] = part
 
     def closest(self, name: str, category: str, limit: int = 5) -> list[Part]:
         """The parts nearest to a name, ignoring model codes (for 'did you mean')."""
