@@ -14,6 +14,7 @@ from partpicker.cli.common import (
     AsOfOpt,
     CatalogOpt,
     OutputOpt,
+    PartsOpt,
     check_output,
     emit,
     guarded,
@@ -34,6 +35,7 @@ def validate(
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
     strict: Annotated[bool, typer.Option(help="Exit 1 on warnings and unknowns too.")] = False,
     catalog: CatalogOpt = None,
+    parts: PartsOpt = None,
     as_of: AsOfOpt = None,
     stale_days: Annotated[int, typer.Option(min=1, help="Flag prices older than this many days.")] = STALE_DAYS,
     output: OutputOpt = None,
@@ -46,7 +48,7 @@ def validate(
     check_output(output)
 
     def run() -> Report:
-        cat = load_catalog_once(catalog)
+        cat = load_catalog_once(catalog, parts)
         if verified_only:
             cat = verified_catalog(cat)
         build = load_build(build_file, cat)
