@@ -62,8 +62,8 @@ def test_lax_lines_and_bad_lines() -> None:
     assert [(p.line, p.check) for p in problems] == [
         (3, "slug"),
         (4, "vocabulary"),
-        (5, "schema"),
-        (6, "schema"),
+        (5, "evidence-note"),
+        (6, "evidence-field"),
         (7, "bounds"),
         (8, "schema"),
     ]
