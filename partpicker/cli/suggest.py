@@ -10,7 +10,15 @@ from typing import Annotated
 
 import typer
 
-from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import (
+    AsOfOpt,
+    CatalogOpt,
+    PowerLimitOpt,
+    fail_input,
+    guarded,
+    load_catalog_once,
+    parse_date,
+)
 from partpicker.errors import InputError
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
@@ -73,6 +81,7 @@ def suggest(
     format: Annotated[SuggestFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
     output: Annotated[Path | None, typer.Option(help="Write the best build as a build file here.")] = None,
     cost: Annotated[bool, typer.Option("--cost", help="Also show what it saves against the cloud.")] = False,
+    power_limit: PowerLimitOpt = None,
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
     day = parse_date(as_of, "--as-of")
@@ -93,6 +102,7 @@ def suggest(
         top=top,
         strict=strict,
         allow_unknown=allow_unknown,
+        power_limit_w=power_limit,
     )
 
     def run() -> tuple[Solution, Report | None]:

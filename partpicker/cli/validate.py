@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -9,7 +10,7 @@ from typing import Annotated
 import typer
 
 from partpicker.build import load_build
-from partpicker.cli.common import AsOfOpt, CatalogOpt, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import AsOfOpt, CatalogOpt, PowerLimitOpt, guarded, load_catalog_once, parse_date
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
 from partpicker.validate.engine import evaluate
@@ -26,13 +27,17 @@ def validate(
     catalog: CatalogOpt = None,
     as_of: AsOfOpt = None,
     stale_days: Annotated[int, typer.Option(min=1, help="Flag prices older than this many days.")] = STALE_DAYS,
+    power_limit: PowerLimitOpt = None,
 ) -> None:
     """Say whether a build works, rule by rule, with the numbers."""
     day = parse_date(as_of, "--as-of")
 
     def run() -> Report:
         cat = load_catalog_once(catalog)
-        return evaluate(load_build(build_file, cat), load_rules(), as_of=day, stale_days=stale_days)
+        build = load_build(build_file, cat)
+        if power_limit is not None:  # the option wins over the file's power_limit_w
+            build = replace(build, power_limit_w=power_limit)
+        return evaluate(build, load_rules(), as_of=day, stale_days=stale_days)
 
     report = guarded(run)
     typer.echo(REPORTER_BY_NAME[str(getattr(format, "value", format))](report))
