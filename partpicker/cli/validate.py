@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from partpicker.build import load_build
+from partpicker.catalog.verified import verified_catalog
 from partpicker.cli.common import AsOfOpt, CatalogOpt, PowerLimitOpt, guarded, load_catalog_once, parse_date
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
@@ -27,6 +28,9 @@ def validate(
     catalog: CatalogOpt = None,
     as_of: AsOfOpt = None,
     stale_days: Annotated[int, typer.Option(min=1, help="Flag prices older than this many days.")] = STALE_DAYS,
+    verified_only: Annotated[
+        bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
+    ] = False,
     power_limit: PowerLimitOpt = None,
 ) -> None:
     """Say whether a build works, rule by rule, with the numbers."""
@@ -34,10 +38,12 @@ def validate(
 
     def run() -> Report:
         cat = load_catalog_once(catalog)
+        if verified_only:
+            cat = verified_catalog(cat)
         build = load_build(build_file, cat)
         if power_limit is not None:  # the option wins over the file's power_limit_w
             build = replace(build, power_limit_w=power_limit)
-        return evaluate(build, load_rules(), as_of=day, stale_days=stale_days)
+        return evaluate(build, load_rules(), as_of=day, stale_days=stale_days, verified_only=verified_only)
 
     report = guarded(run)
     typer.echo(REPORTER_BY_NAME[str(getattr(format, "value", format))](report))
