@@ -14,6 +14,7 @@ from partpicker.catalog.verified import verified_catalog
 from partpicker.cli.common import (
     AsOfOpt,
     CatalogOpt,
+    PartsOpt,
     PowerLimitOpt,
     fail_input,
     guarded,
@@ -71,6 +72,7 @@ def suggest(
     as_of: AsOfOpt = None,
     stale_days: Annotated[int, typer.Option(min=1, help="Offer parts priced within this many days.")] = STALE_DAYS,
     catalog: CatalogOpt = None,
+    parts: PartsOpt = None,
     objective: Annotated[
         ObjectiveOpt, typer.Option(help="Minimise the price now, or at full scale.")
     ] = ObjectiveOpt.now,
@@ -111,7 +113,7 @@ def suggest(
 
     def run() -> tuple[Solution, Report | None]:
         rules = load_rules()
-        cat = load_catalog_once(catalog)
+        cat = load_catalog_once(catalog, parts)
         if verified_only:  # recalled facts unknown; parts that cannot be without one are left out
             cat = verified_catalog(cat, drop_unverifiable=True)
         solution = solve(cat, rules, request)
