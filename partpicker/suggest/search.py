@@ -80,6 +80,7 @@ class Search:
             {role: self.catalog.part_of(part) for role, part in assigned.items()},
             self.request.counts(assigned),
             as_of=self.day,
+            power_limit_w=self.request.power_limit_w,
         )
 
     def _spec_class(self, rule: RuleSpec, role: str, part: Part) -> int:
