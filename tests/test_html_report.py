@@ -104,6 +104,27 @@ def test_article_build_power_budget(tmp_path: Path, catalog: Catalog) -> None:
     assert needed and f"needs {int(needed.group(1)):,} W" in page
 
 
+@pytest.mark.parametrize("example", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.stem)
+def test_power_budget_agrees_with_the_rules(example: Path) -> None:
+    """The figures the page draws are the ones psu-wattage and wall-circuit computed."""
+    result = invoke("validate", str(example), "--format", "html")
+    assert result.exit_code in (0, 1)
+    page, doc = result.stdout, as_json("validate", str(example))
+    found = {f["rule"]: f for f in doc["findings"]}
+    psu, wall = found.get("psu-wattage"), found.get("wall-circuit")
+    if psu is None or wall is None or "unknown" in (psu["status"], wall["status"]):
+        pytest.skip("the build's power is not checked")
+    needed = re.search(r"(\d+) W needed", psu["message"])
+    assert needed and f"needs {int(needed.group(1)):,} W" in page
+    drawn = re.search(r"at the wall (\d+) W", wall["message"])
+    assert drawn and f"wall draw {int(drawn.group(1)):,} W" in page
+    caps = [int(c) for f in (psu, wall) for c in re.findall(r"power-limit the cards to (\d+) W", f["message"])]
+    if caps:
+        assert f"a power limit of {min(caps)} W per GPU would fit" in page
+    elif psu["status"] == wall["status"] == "pass":
+        assert "fits at the cards' full" in page
+
+
 def test_four_3slot_cards_show_the_overlap(tmp_path: Path) -> None:
     page = write_page("four-3090", tmp_path).read_text(encoding="utf-8")
     doc = as_json("validate", str(FOUR_3090))

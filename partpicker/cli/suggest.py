@@ -15,6 +15,7 @@ from partpicker.cli.common import (
     AsOfOpt,
     CatalogOpt,
     PartsOpt,
+    PowerLimitOpt,
     check_output,
     emit,
     fail_input,
@@ -93,6 +94,7 @@ def suggest(
     verified_only: Annotated[
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
     ] = False,
+    power_limit: PowerLimitOpt = None,
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
     day = parse_date(as_of, "--as-of")
@@ -115,6 +117,7 @@ def suggest(
         top=top,
         strict=strict,
         allow_unknown=allow_unknown,
+        power_limit_w=power_limit,
     )
 
     def run() -> tuple[Solution, Report | None]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -15,6 +16,7 @@ from partpicker.cli.common import (
     CatalogOpt,
     OutputOpt,
     PartsOpt,
+    PowerLimitOpt,
     check_output,
     emit,
     guarded,
@@ -42,6 +44,7 @@ def validate(
     verified_only: Annotated[
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
     ] = False,
+    power_limit: PowerLimitOpt = None,
 ) -> None:
     """Say whether a build works, rule by rule, with the numbers."""
     day = parse_date(as_of, "--as-of")
@@ -52,6 +55,8 @@ def validate(
         if verified_only:
             cat = verified_catalog(cat)
         build = load_build(build_file, cat)
+        if power_limit is not None:  # the option wins over the file's power_limit_w
+            build = replace(build, power_limit_w=power_limit)
         return evaluate(build, load_rules(), as_of=day, stale_days=stale_days, verified_only=verified_only)
 
     report = guarded(run)

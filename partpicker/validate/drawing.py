@@ -9,16 +9,16 @@ board's x16-size slots in order, and the cards left over are listed as having no
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from partpicker.build import Build
 from partpicker.html.views import BoardView, CardView, M2View, PowerView, SlotView
 from partpicker.models import Gpu, M2Slot, Motherboard, PcieSlot, Ssd
 from partpicker.rules import layout, power
-from partpicker.vocab import EFFICIENCY_AT_FULL_LOAD, FORM_FACTORS
+from partpicker.vocab import FORM_FACTORS
 
 Params = Mapping[str, Mapping[str, Any]]
 
@@ -163,43 +163,64 @@ def board_notes(build: Build, params: Params) -> tuple[str, ...]:
 # --- power ---------------------------------------------------------------------------------
 
 
-def _gpu_limit(load_wo_gpus: float, n: int, caps: Sequence[float | None]) -> float | None:
-    """The largest per-GPU draw within every budget (watts available to the GPUs), or None."""
-    known = [c for c in caps if c is not None]
-    if not known or n == 0:
+def _gpu_limit(
+    cpu_w: int, psu_w: int, psu_p: Mapping[str, Any], wall_p: Mapping[str, Any], n: int, eff: Fraction
+) -> float | None:
+    """The largest per-card power within the PSU's budget (psu-wattage) and the circuit's
+    (wall-circuit), as those rules compute it; None when neither rule runs."""
+    caps = []
+    if psu_p:
+        floor = _floor(psu_p, n) or 0
+        fixed = Fraction(cpu_w + int(psu_p["rest_of_system_w"]))
+        budget = Fraction(psu_w) / power.exact(psu_p["margin"])
+        caps.append(0 if psu_w < floor else power.per_gpu_cap_w(budget, fixed, n))
+    if wall_p:
+        fixed = Fraction(cpu_w + int(wall_p["rest_of_system_w"]))
+        caps.append(power.per_gpu_cap_w(power.exact(wall_p["max_wall_watts"]) * eff, fixed, n))
+    return float(max(min(caps), 0)) if caps and n else None
+
+
+def _floor(psu_p: Mapping[str, Any], n: int) -> float | None:
+    """psu-wattage's floor, where it applies at this GPU count."""
+    if "min_watts" not in psu_p or n < int(psu_p.get("floor_from_gpus", 0)):
         return None
-    return float(max(math.floor((min(known) - load_wo_gpus) / n), 0))
+    return float(psu_p["min_watts"])
 
 
 def power_view(build: Build, params: Params) -> PowerView | None:
-    """The full-load budget at the target GPU count from the psu-wattage and wall-circuit
-    parameters (None without a CPU, GPU and PSU)."""
+    """The full-load budget at the target GPU count with the psu-wattage and wall-circuit
+    parameters and the build's power limit (None without a CPU, GPU and PSU)."""
     cpu, gpu, psu = build.cpu, build.gpu, build.psu
     if cpu is None or gpu is None or psu is None:
         return None
     psu_p, wall_p = params.get("psu-wattage", {}), params.get("wall-circuit", {})
     n = gpu_count(build)
     rest = float(psu_p.get("rest_of_system_w", power.REST_OF_SYSTEM_W))
-    margin = float(psu_p.get("margin", 1.0))
-    floor = float(psu_p["min_watts"]) if "min_watts" in psu_p else None
-    circuit = float(wall_p["max_wall_watts"]) if "max_wall_watts" in wall_p else None
-    wall_rest = float(wall_p.get("rest_of_system_w", rest))
+    used = None if gpu.board_power_w is None else power.gpu_power_w(gpu.board_power_w, build.power_limit_w)
     wall = limit = None
-    if cpu.tdp_w is not None and gpu.board_power_w is not None:
-        wall = power.wall_w(power.dc_load_w(cpu.tdp_w, gpu.board_power_w, n, wall_rest), psu.efficiency)
-        psu_cap = psu.watts / margin if floor is None or psu.watts >= floor else 0.0
-        eff = EFFICIENCY_AT_FULL_LOAD.get(psu.efficiency or "", 1.0)
-        wall_cap = None if circuit is None else circuit * eff - (wall_rest - rest)
-        limit = _gpu_limit(cpu.tdp_w + rest, n, [psu_cap if psu_p else None, wall_cap])
+    if cpu.tdp_w is not None and used is not None:
+        eff = power.efficiency(psu.efficiency)
+        wall_rest = int(wall_p.get("rest_of_system_w", rest))
+        wall = float(Fraction(cpu.tdp_w + n * used + wall_rest) / eff)
+        limit = _gpu_limit(cpu.tdp_w, psu.watts, psu_p, wall_p, n, eff)
+    circuit = wall_p.get("max_wall_watts")
     return PowerView(
         n=n,
         cpu_w=cpu.tdp_w,
-        gpu_w=gpu.board_power_w,
+        gpu_w=used,
         rest_w=rest,
-        margin=margin,
+        margin=float(psu_p.get("margin", 1.0)),
         psu_w=psu.watts,
-        floor_w=floor,
+        floor_w=_floor(psu_p, n),
         wall_w=wall,
-        circuit_w=circuit,
+        circuit_w=None if circuit is None else float(circuit),
         gpu_limit_w=limit,
     )
+
+
+def power_notes(build: Build) -> tuple[str, ...]:
+    """The power limit the budget is drawn at, if the build sets one below the cards' board power."""
+    gpu, limit = build.gpu, build.power_limit_w
+    if gpu is None or limit is None or gpu.board_power_w is None or limit >= gpu.board_power_w:
+        return ()
+    return (f"Drawn with the cards power-limited to {limit} W (board power {gpu.board_power_w} W).",)

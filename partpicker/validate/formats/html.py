@@ -68,6 +68,7 @@ def page(report: Report) -> PageView:
         board=drawing.board_view(build, report.params) if build else None,
         power=drawing.power_view(build, report.params) if build else None,
         board_notes=drawing.board_notes(build, report.params) if build else (),
+        notes=drawing.power_notes(build) if build else (),
     )
 
 
