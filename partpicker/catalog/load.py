@@ -31,6 +31,8 @@ class Problem:
     line: int | None
     message: str
     part_id: str | None = None
+    severity: str = "error"
+    """error (``catalog check`` exits 1) or warning (reported; the check still passes)."""
 
 
 @dataclass(frozen=True)
@@ -200,7 +202,7 @@ def _add_parts(cls: type[Part], parts: list[Any], spath: str, catalog: Catalog, 
                     Problem(
                         _check_of(err),
                         spath,
-                        yamlio.line_of(raw, err["loc"]) or line,
+                        yamlio.line_of(raw, _loc_of(err)) or line,
                         f"{raw_id or f'part #{index + 1}'}: {_describe(err)}",
                         raw_id if isinstance(raw_id, str) else None,
                     )
@@ -316,10 +318,20 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def _loc_of(err: Any) -> list[Any]:
+    """Where in the raw part an error points: its loc, or for a field_evidence entry naming no
+    spec field, that entry (the model's check reports it on the whole part)."""
+    if err["type"] == "evidence_field":
+        return ["field_evidence", str(err.get("ctx", {}).get("fields", "")).split(", ")[0]]
+    return list(err["loc"])
+
+
 def _check_of(err: Any) -> str:
     kind = err["type"]
     if kind in ("vocabulary", "slug"):
         return str(kind)
+    if kind in ("evidence_note", "evidence_field"):
+        return str(kind).replace("_", "-")
     loc = err["loc"]
     if loc and loc[0] == "sources":
         return "no-sources"

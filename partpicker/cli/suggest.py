@@ -11,7 +11,16 @@ from typing import Annotated
 import typer
 
 from partpicker.catalog.verified import verified_catalog
-from partpicker.cli.common import AsOfOpt, CatalogOpt, PartsOpt, fail_input, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import (
+    AsOfOpt,
+    CatalogOpt,
+    PartsOpt,
+    PowerLimitOpt,
+    fail_input,
+    guarded,
+    load_catalog_once,
+    parse_date,
+)
 from partpicker.errors import InputError
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
@@ -78,6 +87,7 @@ def suggest(
     verified_only: Annotated[
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
     ] = False,
+    power_limit: PowerLimitOpt = None,
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
     day = parse_date(as_of, "--as-of")
@@ -98,6 +108,7 @@ def suggest(
         top=top,
         strict=strict,
         allow_unknown=allow_unknown,
+        power_limit_w=power_limit,
     )
 
     def run() -> tuple[Solution, Report | None]:
