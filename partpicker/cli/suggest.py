@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from partpicker.cli import workplan
 from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
 from partpicker.errors import InputError
 from partpicker.pricing import STALE_DAYS
@@ -19,6 +20,7 @@ from partpicker.suggest.formats import SUGGEST_FORMATS, build_file
 from partpicker.suggest.offer import Request
 from partpicker.validate.engine import evaluate
 from partpicker.validate.report import Report
+from partpicker.workload import DEFAULT_HEADROOM
 
 SuggestFormat = StrEnum("SuggestFormat", {name: name for name in SUGGEST_FORMATS})  # type: ignore[misc]
 
@@ -73,6 +75,10 @@ def suggest(
     format: Annotated[SuggestFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
     output: Annotated[Path | None, typer.Option(help="Write the best build as a build file here.")] = None,
     cost: Annotated[bool, typer.Option("--cost", help="Also show what it saves against the cloud.")] = False,
+    workload: workplan.WorkloadOpt = None,
+    circuit: workplan.CircuitOpt = None,
+    headroom: workplan.HeadroomOpt = DEFAULT_HEADROOM,
+    models: workplan.ModelsFileOpt = None,
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
     day = parse_date(as_of, "--as-of")
@@ -95,6 +101,11 @@ def suggest(
         allow_unknown=allow_unknown,
     )
 
+    wall = workplan.parse_circuit(circuit)
+    if workload is not None:
+        workplan.run_workload(request, workload, wall, headroom, models, catalog, str(format), output)
+        return
+
     def run() -> tuple[Solution, Report | None]:
         rules = load_rules()
         solution = solve(load_catalog_once(catalog), rules, request)
@@ -103,7 +114,11 @@ def suggest(
         return solution, report
 
     solution, report = guarded(run)
+    if wall is not None:  # the report again, with wall-circuit on the named circuit
+        report = guarded(lambda: workplan.report_of(solution, wall))
     typer.echo(SUGGEST_FORMATS[str(format)](solution, report))
+    if wall is not None and str(format) == "text":
+        typer.echo(workplan.circuit_lines(solution, wall))
     if solution.exit_code:
         raise typer.Exit(solution.exit_code)
     if cost:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -9,6 +10,7 @@ from typing import Annotated
 import typer
 
 from partpicker.build import load_build
+from partpicker.cli import workplan
 from partpicker.cli.common import AsOfOpt, CatalogOpt, guarded, load_catalog_once, parse_date
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
@@ -26,15 +28,25 @@ def validate(
     catalog: CatalogOpt = None,
     as_of: AsOfOpt = None,
     stale_days: Annotated[int, typer.Option(min=1, help="Flag prices older than this many days.")] = STALE_DAYS,
+    circuit: workplan.CircuitOpt = None,
 ) -> None:
     """Say whether a build works, rule by rule, with the numbers."""
     day = parse_date(as_of, "--as-of")
+    wall = workplan.parse_circuit(circuit)
+    builds = []
 
     def run() -> Report:
         cat = load_catalog_once(catalog)
-        return evaluate(load_build(build_file, cat), load_rules(), as_of=day, stale_days=stale_days)
+        build = load_build(build_file, cat)
+        if wall is not None:  # wall-circuit judged on the named circuit
+            build = replace(build, rules=workplan.with_circuit(dict(build.rules), wall))  # type: ignore[arg-type]
+        builds.append(build)
+        return evaluate(build, load_rules(), as_of=day, stale_days=stale_days)
 
     report = guarded(run)
-    typer.echo(REPORTER_BY_NAME[str(getattr(format, "value", format))](report))
+    fmt = str(getattr(format, "value", format))
+    typer.echo(REPORTER_BY_NAME[fmt](report))
+    if wall is not None and fmt == "text":
+        typer.echo(workplan.plan_text(builds[0], wall))
     if report.exit_code(strict):
         raise typer.Exit(report.exit_code(strict))

@@ -1,0 +1,101 @@
+"""The power plan of a build on a wall circuit: full-load draw, per-GPU limits that fit, a
+second circuit when limits cannot, and the PSU's headroom for GPU transients.
+
+Draw at the wall = (CPU TDP + N x GPU power + the rest) / the PSU's efficiency at full load
+(partpicker.rules.power, the figures psu-wattage and wall-circuit use). A per-GPU limit that
+fits solves that for the GPU power. Limits below ``MIN_LIMIT_SHARE`` of the board power are
+not proposed: Puget Systems measured a quad RTX 3090 at 280 W of 350 (80 %) losing ~5 % of
+training speed; deeper cuts cost more, and each card has a driver floor (nvidia-smi -q -d
+POWER, "Min Power Limit") that the catalog does not know.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from partpicker.build import Build
+from partpicker.circuits import Circuit
+from partpicker.rules import power
+from partpicker.vocab import EFFICIENCY_AT_FULL_LOAD
+
+MIN_LIMIT_SHARE = 0.6
+PUGET = "https://www.pugetsystems.com/labs/hpc/quad-rtx3090-gpu-power-limiting-with-systemd-and-nvidia-smi-1983/"
+ATX3 = (
+    "ATX 3.x: the unit must ride through power excursions of 200 % of its rating for 100 us "
+    "(Intel ATX 3.0 design guide, power excursion table)"
+)
+NOT_ATX3 = (
+    "not ATX 3.x (or unknown): its rating promises no excursion headroom; GPU transients reach well "
+    "above board power for milliseconds (Igor's Lab on the RTX 3090), so keep the steady load well under the rating"
+)
+
+
+@dataclass(frozen=True)
+class PowerPlan:
+    """How a build at N GPUs sits on one circuit, in watts."""
+
+    circuit: Circuit
+    n_gpus: int
+    gpu_w: int | None
+    cpu_w: int | None
+    rest_w: float
+    efficiency: str | None
+    psu_w: int | None
+    wall_w: float | None  # at full GPU power; None when a power figure is unknown
+    limit_w: int | None  # per-GPU limit that fits the circuit (None: not needed, or not possible)
+    circuits: int  # circuits needed at full power (1 when it fits)
+    lines: tuple[str, ...]  # the plan, in sentences
+
+    @property
+    def fits(self) -> bool | None:
+        return None if self.wall_w is None else self.wall_w <= self.circuit.continuous_w
+
+    @property
+    def changes(self) -> bool:
+        """Whether the circuit changes the build: a power limit or a second circuit is needed."""
+        return self.fits is False
+
+
+def power_plan(build: Build, circuit: Circuit, n_gpus: int, rest_w: float = power.REST_OF_SYSTEM_W) -> PowerPlan:
+    """The plan of ``build`` with ``n_gpus`` cards at full load on ``circuit``."""
+    gpu, cpu, psu = build.gpu, build.cpu, build.psu
+    gpu_w = gpu.board_power_w if gpu else None
+    cpu_w = cpu.tdp_w if cpu else None
+    eff_name = psu.efficiency if psu else None
+    psu_w = psu.watts if psu else None
+    limit = circuit.continuous_w
+    lines = [f"circuit {circuit.name}: {circuit.describe()}"]
+    if gpu_w is None or cpu_w is None:
+        lines.append("draw unknown: the catalog lacks the GPU's board power or the CPU's TDP")
+        return PowerPlan(circuit, n_gpus, gpu_w, cpu_w, rest_w, eff_name, psu_w, None, None, 1, tuple(lines))
+    dc = power.dc_load_w(cpu_w, gpu_w, n_gpus, rest_w)
+    wall = power.wall_w(dc, eff_name)
+    eff = EFFICIENCY_AT_FULL_LOAD.get(eff_name or "", 1.0)
+    how = f"({cpu_w} W CPU + {n_gpus} x {gpu_w} W + {rest_w:g} W) / {eff:.2f} ({eff_name or 'unknown rating'})"
+    lines.append(f"full load at the wall: {wall:,.0f} W = {how}")
+    cap: int | None = None
+    circuits = 1
+    if wall <= limit:
+        lines.append(f"fits: {wall:,.0f} W <= {limit:,.0f} W, no power limit needed")
+    else:
+        cap = math.floor((limit * eff - cpu_w - rest_w) / n_gpus)
+        circuits = math.ceil(wall / limit)
+        if cap >= MIN_LIMIT_SHARE * gpu_w:
+            lines.append(
+                f"over by {wall - limit:,.0f} W: power-limit each GPU to {cap} W (from {gpu_w} W, "
+                f"{cap / gpu_w:.0%}; `nvidia-smi -pl {cap}`), or use {circuits} circuits ({PUGET})"
+            )
+        else:
+            lines.append(
+                f"over by {wall - limit:,.0f} W: the limit that would fit, {cap} W per GPU ({cap / gpu_w:.0%} of "
+                f"{gpu_w} W), is below {MIN_LIMIT_SHARE:.0%}: use {circuits} circuits, with a second PSU on the "
+                "second circuit (the build file lists one PSU; a dual-PSU build is not validated)"
+            )
+            cap = None
+    if psu is not None:
+        steady = power.dc_load_w(cpu_w, min(gpu_w, cap or gpu_w), n_gpus, rest_w)
+        atx3 = (psu.atx_version or "").startswith("3")
+        share = f"{steady / psu.watts:.0%}"
+        lines.append(f"PSU {psu.watts} W at {steady:,.0f} W steady DC load ({share}); {ATX3 if atx3 else NOT_ATX3}")
+    return PowerPlan(circuit, n_gpus, gpu_w, cpu_w, rest_w, eff_name, psu_w, wall, cap, circuits, tuple(lines))
