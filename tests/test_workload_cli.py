@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -83,7 +84,7 @@ def test_split_over_cards_shows_each_card_and_never_a_pooled_total() -> None:
     assert isinstance(cards, list) and len(cards) == 3 and three["strategy"] == "pipeline"
     layers = [c["layers"] for c in cards]
     assert layers[0][0] == 0 and layers[-1][1] == 80  # every layer on exactly one card
-    assert all(a[1] == b[0] for a, b in zip(layers, layers[1:], strict=False))
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(layers))
     single = one["cards"][0]["weights"]  # type: ignore[index]
     assert sum(c["weights"] for c in cards) == pytest.approx(single, rel=0.01)
     assert max(c["total"] for c in cards) < one["peak_gib"]  # type: ignore[operator]

@@ -98,7 +98,7 @@ def fit(
 ) -> None:
     """Show a workload's memory on each card; with --gpu or --vram, whether it fits (exit 1 if not)."""
     models_ = load_model_catalog(overlays)
-    fields = {"task": task.value, "model": model, "weights": precision or "", "kv_dtype": kv}
+    fields: dict[str, object] = {"task": task.value, "model": model, "weights": precision or "", "kv_dtype": kv}
     fields |= {"seq": seq, "batch": batch, "context": ctx, "users": users}
     workload = _workload(models_, **fields)
     spec = models_[workload.model]

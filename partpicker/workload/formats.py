@@ -41,32 +41,42 @@ def _card_row(card: CardMemory, usable: float | None) -> str:
     return f"  {card.card:>4}  {_layers(card):>7}{cells}{share}"
 
 
-def fit_text(view: FitView) -> str:
+def _fit_head(view: FitView) -> list[str]:
     plan, result, model = view.plan, view.result, view.model
     counts = param_counts(model)
     where = f"{plan.n_gpus} x {result.gpu} ({result.vram_gb:g} GiB)" if result else f"{plan.n_gpus} card(s)"
-    out = [
+    usable = f"; last column: share of the {result.usable_gib:.1f} GiB usable" if result else ""
+    return [
         plan.workload.describe(),
         f"{model.name}: {counts.total / 1e9:.2f}B parameters ({model.source}); on {where}, {plan.strategy}",
         "",
-        "  GiB per card" + (f"; last column: share of the {result.usable_gib:.1f} GiB usable" if result else ""),
+        f"  GiB per card{usable}",
         f"  {'card':>4}  {'layers':>7}" + "".join(f"{h:>10}" for h in HEADERS) + (f"{'used':>9}" if result else ""),
     ]
-    out += [_card_row(card, result.usable_gib if result else None) for card in plan.cards]
-    for card in plan.cards:
-        if card.holds and (plan.n_gpus > 1 or plan.strategy == "pipeline"):
-            out.append(f"  card {card.card} also holds: {', '.join(card.holds)}")
-            if plan.strategy == "tensor":
-                break
-    out.append("")
+
+
+def _holds(plan: MemoryPlan) -> list[str]:
+    """What the cards hold beyond their layers (once under tensor parallel: every card alike)."""
+    if plan.n_gpus == 1:
+        return []
+    cards = plan.cards[:1] if plan.strategy == "tensor" else plan.cards
+    return [f"  card {c.card} also holds: {', '.join(c.holds)}" for c in cards if c.holds]
+
+
+def _verdict(view: FitView) -> list[str]:
+    result, n = view.result, view.plan.n_gpus
     if result is not None:
-        out.append(f"{'FITS' if result.fits else 'DOES NOT FIT'}: {result.reason.split(': ', 1)[-1]}")
+        return [f"{'FITS' if result.fits else 'DOES NOT FIT'}: {result.reason.split(': ', 1)[-1]}"]
     if view.holds_on:
         names = ", ".join(f"{g.name} ({g.vram_gb:g} GiB)" for g in view.holds_on)
-        out.append(f"GPU models of the catalog that hold it on {plan.n_gpus} card(s): {names}")
-    elif result is None:
-        out.append(f"No GPU model of the catalog holds it on {plan.n_gpus} card(s) (10% headroom).")
-    out += [f"note: {n}" for n in plan.notes]
+        return [f"GPU models of the catalog that hold it on {n} card(s): {names}"]
+    return [f"No GPU model of the catalog holds it on {n} card(s) (10% headroom)."]
+
+
+def fit_text(view: FitView) -> str:
+    usable = view.result.usable_gib if view.result else None
+    out = _fit_head(view) + [_card_row(card, usable) for card in view.plan.cards] + _holds(view.plan)
+    out += ["", *_verdict(view), *(f"note: {n}" for n in view.plan.notes)]
     return "\n".join(out)
 
 

@@ -57,6 +57,35 @@ class PowerPlan:
         return self.fits is False
 
 
+def _over(
+    wall: float, limit: float, eff: float, cpu_w: int, rest_w: float, gpu_w: int, n: int
+) -> tuple[int | None, int, str]:
+    """(per-GPU limit, circuits needed, advice) for a draw of ``wall`` on a circuit of ``limit``."""
+    if wall <= limit:
+        return None, 1, f"fits: {wall:,.0f} W <= {limit:,.0f} W, no power limit needed"
+    cap = math.floor((limit * eff - cpu_w - rest_w) / n)
+    circuits = math.ceil(wall / limit)
+    over = f"over by {wall - limit:,.0f} W"
+    if cap >= MIN_LIMIT_SHARE * gpu_w:
+        return (
+            cap,
+            circuits,
+            (
+                f"{over}: power-limit each GPU to {cap} W (from {gpu_w} W, {cap / gpu_w:.0%}; "
+                f"`nvidia-smi -pl {cap}`), or use {circuits} circuits ({PUGET})"
+            ),
+        )
+    return (
+        None,
+        circuits,
+        (
+            f"{over}: the limit that would fit, {cap} W per GPU ({cap / gpu_w:.0%} of {gpu_w} W), is below "
+            f"{MIN_LIMIT_SHARE:.0%}: use {circuits} circuits, with a second PSU on the second circuit "
+            "(the build file lists one PSU; a dual-PSU build is not validated)"
+        ),
+    )
+
+
 def power_plan(build: Build, circuit: Circuit, n_gpus: int, rest_w: float = power.REST_OF_SYSTEM_W) -> PowerPlan:
     """The plan of ``build`` with ``n_gpus`` cards at full load on ``circuit``."""
     gpu, cpu, psu = build.gpu, build.cpu, build.psu
@@ -74,25 +103,8 @@ def power_plan(build: Build, circuit: Circuit, n_gpus: int, rest_w: float = powe
     eff = EFFICIENCY_AT_FULL_LOAD.get(eff_name or "", 1.0)
     how = f"({cpu_w} W CPU + {n_gpus} x {gpu_w} W + {rest_w:g} W) / {eff:.2f} ({eff_name or 'unknown rating'})"
     lines.append(f"full load at the wall: {wall:,.0f} W = {how}")
-    cap: int | None = None
-    circuits = 1
-    if wall <= limit:
-        lines.append(f"fits: {wall:,.0f} W <= {limit:,.0f} W, no power limit needed")
-    else:
-        cap = math.floor((limit * eff - cpu_w - rest_w) / n_gpus)
-        circuits = math.ceil(wall / limit)
-        if cap >= MIN_LIMIT_SHARE * gpu_w:
-            lines.append(
-                f"over by {wall - limit:,.0f} W: power-limit each GPU to {cap} W (from {gpu_w} W, "
-                f"{cap / gpu_w:.0%}; `nvidia-smi -pl {cap}`), or use {circuits} circuits ({PUGET})"
-            )
-        else:
-            lines.append(
-                f"over by {wall - limit:,.0f} W: the limit that would fit, {cap} W per GPU ({cap / gpu_w:.0%} of "
-                f"{gpu_w} W), is below {MIN_LIMIT_SHARE:.0%}: use {circuits} circuits, with a second PSU on the "
-                "second circuit (the build file lists one PSU; a dual-PSU build is not validated)"
-            )
-            cap = None
+    cap, circuits, advice = _over(wall, limit, eff, cpu_w, rest_w, gpu_w, n_gpus)
+    lines.append(advice)
     if psu is not None:
         steady = power.dc_load_w(cpu_w, min(gpu_w, cap or gpu_w), n_gpus, rest_w)
         atx3 = (psu.atx_version or "").startswith("3")
