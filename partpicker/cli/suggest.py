@@ -10,7 +10,11 @@ from typing import Annotated
 
 import typer
 
+<<<<<<< HEAD
 from partpicker.cli import workplan
+=======
+from partpicker.catalog.verified import verified_catalog
+>>>>>>> main
 from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
 from partpicker.errors import InputError
 from partpicker.pricing import STALE_DAYS
@@ -75,10 +79,16 @@ def suggest(
     format: Annotated[SuggestFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
     output: Annotated[Path | None, typer.Option(help="Write the best build as a build file here.")] = None,
     cost: Annotated[bool, typer.Option("--cost", help="Also show what it saves against the cloud.")] = False,
+<<<<<<< HEAD
     workload: workplan.WorkloadOpt = None,
     circuit: workplan.CircuitOpt = None,
     headroom: workplan.HeadroomOpt = DEFAULT_HEADROOM,
     models: workplan.ModelsFileOpt = None,
+=======
+    verified_only: Annotated[
+        bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
+    ] = False,
+>>>>>>> main
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
     day = parse_date(as_of, "--as-of")
@@ -108,9 +118,13 @@ def suggest(
 
     def run() -> tuple[Solution, Report | None]:
         rules = load_rules()
-        solution = solve(load_catalog_once(catalog), rules, request)
+        cat = load_catalog_once(catalog)
+        if verified_only:  # recalled facts unknown; parts that cannot be without one are left out
+            cat = verified_catalog(cat, drop_unverifiable=True)
+        solution = solve(cat, rules, request)
         # The chosen build's full report: its warnings and, with --allow-unknown, its unknowns.
-        report = evaluate(solution.choices[0].build, rules, as_of=solution.as_of) if solution.choices else None
+        best = solution.choices[0].build if solution.choices else None
+        report = evaluate(best, rules, as_of=solution.as_of, verified_only=verified_only) if best else None
         return solution, report
 
     solution, report = guarded(run)

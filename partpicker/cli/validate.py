@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from partpicker.build import load_build
+from partpicker.catalog.verified import verified_catalog
 from partpicker.cli import workplan
 from partpicker.cli.common import AsOfOpt, CatalogOpt, guarded, load_catalog_once, parse_date
 from partpicker.pricing import STALE_DAYS
@@ -28,6 +29,9 @@ def validate(
     catalog: CatalogOpt = None,
     as_of: AsOfOpt = None,
     stale_days: Annotated[int, typer.Option(min=1, help="Flag prices older than this many days.")] = STALE_DAYS,
+    verified_only: Annotated[
+        bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
+    ] = False,
     circuit: workplan.CircuitOpt = None,
 ) -> None:
     """Say whether a build works, rule by rule, with the numbers."""
@@ -37,11 +41,13 @@ def validate(
 
     def run() -> Report:
         cat = load_catalog_once(catalog)
+        if verified_only:
+            cat = verified_catalog(cat)
         build = load_build(build_file, cat)
         if wall is not None:  # wall-circuit judged on the named circuit
             build = replace(build, rules=workplan.with_circuit(dict(build.rules), wall))  # type: ignore[arg-type]
         builds.append(build)
-        return evaluate(build, load_rules(), as_of=day, stale_days=stale_days)
+        return evaluate(build, load_rules(), as_of=day, stale_days=stale_days, verified_only=verified_only)
 
     report = guarded(run)
     fmt = str(getattr(format, "value", format))
