@@ -10,11 +10,8 @@ from typing import Annotated
 
 import typer
 
-<<<<<<< HEAD
-from partpicker.cli import workplan
-=======
 from partpicker.catalog.verified import verified_catalog
->>>>>>> main
+from partpicker.cli import workplan
 from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
 from partpicker.errors import InputError
 from partpicker.pricing import STALE_DAYS
@@ -79,16 +76,13 @@ def suggest(
     format: Annotated[SuggestFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
     output: Annotated[Path | None, typer.Option(help="Write the best build as a build file here.")] = None,
     cost: Annotated[bool, typer.Option("--cost", help="Also show what it saves against the cloud.")] = False,
-<<<<<<< HEAD
+    verified_only: Annotated[
+        bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
+    ] = False,
     workload: workplan.WorkloadOpt = None,
     circuit: workplan.CircuitOpt = None,
     headroom: workplan.HeadroomOpt = DEFAULT_HEADROOM,
     models: workplan.ModelsFileOpt = None,
-=======
-    verified_only: Annotated[
-        bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
-    ] = False,
->>>>>>> main
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
     day = parse_date(as_of, "--as-of")
@@ -129,7 +123,7 @@ def suggest(
 
     solution, report = guarded(run)
     if wall is not None:  # the report again, with wall-circuit on the named circuit
-        report = guarded(lambda: workplan.report_of(solution, wall))
+        report = guarded(lambda: workplan.report_of(solution, wall, verified_only=verified_only))
     typer.echo(SUGGEST_FORMATS[str(format)](solution, report))
     if wall is not None and str(format) == "text":
         typer.echo(workplan.circuit_lines(solution, wall))

@@ -56,12 +56,12 @@ def with_circuit(report_rules: dict[str, object], wall: Circuit | None) -> dict[
     return {**report_rules, "wall-circuit": {**setting, "max_wall_watts": round(wall.continuous_w)}}
 
 
-def report_of(solution: Solution, wall: Circuit | None) -> Report | None:
+def report_of(solution: Solution, wall: Circuit | None, *, verified_only: bool = False) -> Report | None:
     if not solution.choices:
         return None
     build = solution.choices[0].build
     build = replace(build, rules=with_circuit(dict(build.rules), wall))  # type: ignore[arg-type]
-    return evaluate(build, load_rules(), as_of=solution.as_of)
+    return evaluate(build, load_rules(), as_of=solution.as_of, verified_only=verified_only)
 
 
 def run_workload(
