@@ -12,7 +12,7 @@ import typer
 
 from partpicker.catalog.verified import verified_catalog
 from partpicker.cli import workplan
-from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import AsOfOpt, CatalogOpt, PartsOpt, fail_input, guarded, load_catalog_once, parse_date
 from partpicker.errors import InputError
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
@@ -65,6 +65,7 @@ def suggest(
     as_of: AsOfOpt = None,
     stale_days: Annotated[int, typer.Option(min=1, help="Offer parts priced within this many days.")] = STALE_DAYS,
     catalog: CatalogOpt = None,
+    parts: PartsOpt = None,
     objective: Annotated[
         ObjectiveOpt, typer.Option(help="Minimise the price now, or at full scale.")
     ] = ObjectiveOpt.now,
@@ -107,12 +108,12 @@ def suggest(
 
     wall = workplan.parse_circuit(circuit)
     if workload is not None:
-        workplan.run_workload(request, workload, wall, headroom, models, catalog, str(format), output)
+        workplan.run_workload(request, workload, wall, headroom, models, (catalog, parts), str(format), output)
         return
 
     def run() -> tuple[Solution, Report | None]:
         rules = load_rules()
-        cat = load_catalog_once(catalog)
+        cat = load_catalog_once(catalog, parts)
         if verified_only:  # recalled facts unknown; parts that cannot be without one are left out
             cat = verified_catalog(cat, drop_unverifiable=True)
         solution = solve(cat, rules, request)

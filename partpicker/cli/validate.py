@@ -12,7 +12,7 @@ import typer
 from partpicker.build import load_build
 from partpicker.catalog.verified import verified_catalog
 from partpicker.cli import workplan
-from partpicker.cli.common import AsOfOpt, CatalogOpt, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import AsOfOpt, CatalogOpt, PartsOpt, guarded, load_catalog_once, parse_date
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
 from partpicker.validate.engine import evaluate
@@ -27,6 +27,7 @@ def validate(
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
     strict: Annotated[bool, typer.Option(help="Exit 1 on warnings and unknowns too.")] = False,
     catalog: CatalogOpt = None,
+    parts: PartsOpt = None,
     as_of: AsOfOpt = None,
     stale_days: Annotated[int, typer.Option(min=1, help="Flag prices older than this many days.")] = STALE_DAYS,
     verified_only: Annotated[
@@ -40,7 +41,7 @@ def validate(
     builds = []
 
     def run() -> Report:
-        cat = load_catalog_once(catalog)
+        cat = load_catalog_once(catalog, parts)
         if verified_only:
             cat = verified_catalog(cat)
         build = load_build(build_file, cat)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from partpicker.cli.common import CatalogOpt, fail_input, guarded, load_catalog_once
+from partpicker.cli.common import CatalogOpt, PartsOpt, fail_input, guarded, load_catalog_once
 from partpicker.errors import InputError
 from partpicker.models import Gpu
 from partpicker.suggest.offer import gpu_model
@@ -69,8 +69,8 @@ def _workload(catalog: ModelCatalog, **fields: object) -> Workload:
         fail_input(InputError(f"workload: {first.removeprefix('Value error, ')}"))
 
 
-def _gpu(name: str, catalog: CatalogOpt) -> GpuOption:
-    cards = [c for c in guarded(lambda: gpu_model(load_catalog_once(catalog), name)) if isinstance(c, Gpu)]
+def _gpu(name: str, catalog: CatalogOpt, parts: PartsOpt) -> GpuOption:
+    cards = [c for c in guarded(lambda: gpu_model(load_catalog_once(catalog, parts), name)) if isinstance(c, Gpu)]
     sizes = sorted({c.vram_gb for c in cards if c.vram_gb is not None})
     if not sizes:
         fail_input(InputError(f"--gpu {name}: the catalog does not know its memory", hint="use --vram GB"))
@@ -94,6 +94,7 @@ def fit(
     headroom: Annotated[float, typer.Option(min=0, max=0.9, help="Share of each card left free.")] = DEFAULT_HEADROOM,
     overlays: ModelsOpt = None,
     catalog: CatalogOpt = None,
+    parts: PartsOpt = None,
     format: Annotated[FitFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
 ) -> None:
     """Show a workload's memory on each card; with --gpu or --vram, whether it fits (exit 1 if not)."""
@@ -106,9 +107,11 @@ def fit(
         memory = plan(workload, spec, gpus)
     except SplitError as exc:
         fail_input(InputError(f"{spec.id} on {gpus} cards: {exc}", hint="try another --gpus"))
-    option = _gpu(gpu, catalog) if gpu else GpuOption(f"{vram:g} GiB card", vram) if vram else None
+    option = _gpu(gpu, catalog, parts) if gpu else GpuOption(f"{vram:g} GiB card", vram) if vram else None
     if option is None:
-        holds = fit_options(workload, guarded(lambda: gpu_options(load_catalog_once(catalog))), [gpus], model=spec)
+        holds = fit_options(
+            workload, guarded(lambda: gpu_options(load_catalog_once(catalog, parts))), [gpus], model=spec
+        )
         view = FitView(spec, memory, None, tuple(GpuOption(r.gpu, r.vram_gb) for r in holds))
     else:
         result = fit_workload(workload, option.vram_gb, gpus, headroom=headroom, gpu=option.name, model=spec)

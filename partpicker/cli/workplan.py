@@ -70,11 +70,12 @@ def run_workload(
     wall: Circuit | None,
     headroom: float,
     overlays: list[Path] | None,
-    catalog: list[Path] | None,
+    catalog: tuple[list[Path] | None, list[Path] | None],
     format: str,
     output: Path | None,
 ) -> None:
-    """Answer `suggest --workload LINE`, print it, write --output, exit 1 without a build."""
+    """Answer `suggest --workload LINE` on ``catalog`` (the --catalog and --parts files), print
+    it, write --output, exit 1 without a build."""
     models = load_model_catalog(overlays)
     try:
         workload = parse_workload(line, models)
@@ -84,7 +85,7 @@ def run_workload(
     req = WorkRequest(workload, spec, replace(request, top=1), headroom, wall, max(3, request.top), request.gpu)
 
     def run() -> tuple[WorkAnswer, Report | None]:
-        found = answer(load_catalog_once(catalog), load_rules(), req)
+        found = answer(load_catalog_once(*catalog), load_rules(), req)
         report = report_of(found.options[0].solution, wall) if found.options else None
         return found, report
 
