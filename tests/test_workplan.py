@@ -164,3 +164,13 @@ def test_suggest_circuit_adds_the_power_plan() -> None:
     assert us.exit_code == eu.exit_code == 0, us.output
     assert "power-limit each GPU to" in us.stdout or "circuits" in us.stdout
     assert "no power limit needed" in eu.stdout
+
+
+def test_the_advised_power_limit_makes_validate_pass_on_the_circuit() -> None:
+    """The plan's limit and the wall-circuit rule agree: at that limit the rule passes, one watt above fails."""
+    plan = power_plan(load_build(QUAD_3090, _catalog()), CIRCUITS["us-15a"], 4)
+    assert plan.limit_w is not None
+    for watts, status in ((plan.limit_w, "pass"), (plan.limit_w + 1, "fail")):
+        args = ["validate", str(QUAD_3090), "--circuit", "us-15a", "--power-limit", str(watts), "-f", "json"]
+        findings = json.loads(runner.invoke(app, args).stdout)["findings"]
+        assert next(f for f in findings if f["rule"] == "wall-circuit")["status"] == status

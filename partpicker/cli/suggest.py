@@ -12,7 +12,16 @@ import typer
 
 from partpicker.catalog.verified import verified_catalog
 from partpicker.cli import workplan
-from partpicker.cli.common import AsOfOpt, CatalogOpt, PartsOpt, fail_input, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import (
+    AsOfOpt,
+    CatalogOpt,
+    PartsOpt,
+    PowerLimitOpt,
+    fail_input,
+    guarded,
+    load_catalog_once,
+    parse_date,
+)
 from partpicker.errors import InputError
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
@@ -80,6 +89,7 @@ def suggest(
     verified_only: Annotated[
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
     ] = False,
+    power_limit: PowerLimitOpt = None,
     workload: workplan.WorkloadOpt = None,
     circuit: workplan.CircuitOpt = None,
     headroom: workplan.HeadroomOpt = DEFAULT_HEADROOM,
@@ -104,6 +114,7 @@ def suggest(
         top=top,
         strict=strict,
         allow_unknown=allow_unknown,
+        power_limit_w=power_limit,
     )
 
     wall = workplan.parse_circuit(circuit)

@@ -12,7 +12,7 @@ import typer
 from partpicker.build import load_build
 from partpicker.catalog.verified import verified_catalog
 from partpicker.cli import workplan
-from partpicker.cli.common import AsOfOpt, CatalogOpt, PartsOpt, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import AsOfOpt, CatalogOpt, PartsOpt, PowerLimitOpt, guarded, load_catalog_once, parse_date
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
 from partpicker.validate.engine import evaluate
@@ -33,6 +33,7 @@ def validate(
     verified_only: Annotated[
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
     ] = False,
+    power_limit: PowerLimitOpt = None,
     circuit: workplan.CircuitOpt = None,
 ) -> None:
     """Say whether a build works, rule by rule, with the numbers."""
@@ -45,6 +46,8 @@ def validate(
         if verified_only:
             cat = verified_catalog(cat)
         build = load_build(build_file, cat)
+        if power_limit is not None:  # the option wins over the file's power_limit_w
+            build = replace(build, power_limit_w=power_limit)
         if wall is not None:  # wall-circuit judged on the named circuit
             build = replace(build, rules=workplan.with_circuit(dict(build.rules), wall))  # type: ignore[arg-type]
         builds.append(build)

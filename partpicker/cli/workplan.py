@@ -53,7 +53,8 @@ def with_circuit(report_rules: dict[str, object], wall: Circuit | None) -> dict[
     if current is False or current == "off":
         return report_rules
     setting = dict(current) if isinstance(current, dict) else {}
-    return {**report_rules, "wall-circuit": {**setting, "max_wall_watts": round(wall.continuous_w)}}
+    label = f"{wall.name} ({wall.volts:g} V / {wall.amps:g} A)"
+    return {**report_rules, "wall-circuit": {**setting, "max_wall_watts": round(wall.continuous_w), "circuit": label}}
 
 
 def report_of(solution: Solution, wall: Circuit | None, *, verified_only: bool = False) -> Report | None:

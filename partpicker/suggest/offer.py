@@ -38,6 +38,8 @@ class Request:
     top: int = 1
     strict: bool = False
     allow_unknown: bool = False
+    power_limit_w: int | None = None
+    """A power limit per GPU the user will set (psu-wattage and wall-circuit use it)."""
     profile: str = "dl-workstation"
     roles: tuple[str, ...] = ROLES
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 from partpicker.build import Build
 from partpicker.circuits import Circuit
+from partpicker.models import Psu
 from partpicker.rules import power
-from partpicker.vocab import EFFICIENCY_AT_FULL_LOAD
 
 MIN_LIMIT_SHARE = 0.6
 PUGET = "https://www.pugetsystems.com/labs/hpc/quad-rtx3090-gpu-power-limiting-with-systemd-and-nvidia-smi-1983/"
@@ -39,7 +40,7 @@ class PowerPlan:
     n_gpus: int
     gpu_w: int | None
     cpu_w: int | None
-    rest_w: float
+    rest_w: int
     efficiency: str | None
     psu_w: int | None
     wall_w: float | None  # at full GPU power; None when a power figure is unknown
@@ -58,56 +59,55 @@ class PowerPlan:
 
 
 def _over(
-    wall: float, limit: float, eff: float, cpu_w: int, rest_w: float, gpu_w: int, n: int
+    wall: Fraction, limit: Fraction, eff: Fraction, fixed_w: int, gpu_w: int, n: int
 ) -> tuple[int | None, int, str]:
-    """(per-GPU limit, circuits needed, advice) for a draw of ``wall`` on a circuit of ``limit``."""
+    """(per-GPU limit, circuits needed, advice) for a draw of ``wall`` on a circuit of ``limit``
+    (``fixed_w``: CPU and the rest; ``gpu_w``: what one card draws now)."""
     if wall <= limit:
-        return None, 1, f"fits: {wall:,.0f} W <= {limit:,.0f} W, no power limit needed"
-    cap = math.floor((limit * eff - cpu_w - rest_w) / n)
+        return None, 1, f"fits: {float(wall):,.0f} W <= {float(limit):,.0f} W, no further power limit needed"
+    cap = power.per_gpu_cap_w(limit * eff, Fraction(fixed_w), n)  # the rules' formula, exact
     circuits = math.ceil(wall / limit)
-    over = f"over by {wall - limit:,.0f} W"
+    over = f"over by {float(wall - limit):,.0f} W"
     if cap >= MIN_LIMIT_SHARE * gpu_w:
-        return (
-            cap,
-            circuits,
-            (
-                f"{over}: power-limit each GPU to {cap} W (from {gpu_w} W, {cap / gpu_w:.0%}; "
-                f"`nvidia-smi -pl {cap}`), or use {circuits} circuits ({PUGET})"
-            ),
+        advice = (
+            f"{over}: power-limit each GPU to {cap} W (from {gpu_w} W, {cap / gpu_w:.0%}; "
+            f"`nvidia-smi -pl {cap}`, or power_limit_w: {cap} in the build file), or use {circuits} circuits ({PUGET})"
         )
-    return (
-        None,
-        circuits,
-        (
-            f"{over}: the limit that would fit, {cap} W per GPU ({cap / gpu_w:.0%} of {gpu_w} W), is below "
-            f"{MIN_LIMIT_SHARE:.0%}: use {circuits} circuits, with a second PSU on the second circuit "
-            "(the build file lists one PSU; a dual-PSU build is not validated)"
-        ),
+        return cap, circuits, advice
+    advice = (
+        f"{over}: the limit that would fit, {cap} W per GPU ({cap / gpu_w:.0%} of {gpu_w} W), is below "
+        f"{MIN_LIMIT_SHARE:.0%}: use {circuits} circuits, with a second PSU on the second circuit "
+        "(the build file lists one PSU; a dual-PSU build is not validated)"
     )
+    return None, circuits, advice
 
 
-def power_plan(build: Build, circuit: Circuit, n_gpus: int, rest_w: float = power.REST_OF_SYSTEM_W) -> PowerPlan:
-    """The plan of ``build`` with ``n_gpus`` cards at full load on ``circuit``."""
+def _psu_line(psu: Psu, steady: int) -> str:
+    atx3 = (psu.atx_version or "").startswith("3")
+    return f"PSU {psu.watts} W at {steady:,} W steady DC load ({steady / psu.watts:.0%}); {ATX3 if atx3 else NOT_ATX3}"
+
+
+def power_plan(build: Build, circuit: Circuit, n_gpus: int, rest_w: int = power.REST_OF_SYSTEM_W) -> PowerPlan:
+    """The plan of ``build`` with ``n_gpus`` cards at full load on ``circuit`` (the build's
+    ``power_limit_w``, when set and lower than the board power, is what each card draws)."""
     gpu, cpu, psu = build.gpu, build.cpu, build.psu
-    gpu_w = gpu.board_power_w if gpu else None
+    board = gpu.board_power_w if gpu else None
     cpu_w = cpu.tdp_w if cpu else None
     eff_name = psu.efficiency if psu else None
     psu_w = psu.watts if psu else None
-    limit = circuit.continuous_w
     lines = [f"circuit {circuit.name}: {circuit.describe()}"]
-    if gpu_w is None or cpu_w is None:
+    if board is None or cpu_w is None:
         lines.append("draw unknown: the catalog lacks the GPU's board power or the CPU's TDP")
-        return PowerPlan(circuit, n_gpus, gpu_w, cpu_w, rest_w, eff_name, psu_w, None, None, 1, tuple(lines))
-    dc = power.dc_load_w(cpu_w, gpu_w, n_gpus, rest_w)
-    wall = power.wall_w(dc, eff_name)
-    eff = EFFICIENCY_AT_FULL_LOAD.get(eff_name or "", 1.0)
-    how = f"({cpu_w} W CPU + {n_gpus} x {gpu_w} W + {rest_w:g} W) / {eff:.2f} ({eff_name or 'unknown rating'})"
-    lines.append(f"full load at the wall: {wall:,.0f} W = {how}")
-    cap, circuits, advice = _over(wall, limit, eff, cpu_w, rest_w, gpu_w, n_gpus)
+        return PowerPlan(circuit, n_gpus, board, cpu_w, rest_w, eff_name, psu_w, None, None, 1, tuple(lines))
+    used = power.gpu_power_w(board, build.power_limit_w)
+    eff = power.efficiency(eff_name)
+    load = cpu_w + n_gpus * used + rest_w
+    wall = Fraction(load) / eff
+    limited = f" (limited from {board} W)" if used < board else ""
+    how = f"({cpu_w} W CPU + {n_gpus} x {used} W{limited} + {rest_w} W) / {float(eff):.2f} ({eff_name or 'unknown'})"
+    lines.append(f"full load at the wall: {float(wall):,.0f} W = {how}")
+    cap, circuits, advice = _over(wall, power.exact(circuit.continuous_w), eff, cpu_w + rest_w, used, n_gpus)
     lines.append(advice)
     if psu is not None:
-        steady = power.dc_load_w(cpu_w, min(gpu_w, cap or gpu_w), n_gpus, rest_w)
-        atx3 = (psu.atx_version or "").startswith("3")
-        share = f"{steady / psu.watts:.0%}"
-        lines.append(f"PSU {psu.watts} W at {steady:,.0f} W steady DC load ({share}); {ATX3 if atx3 else NOT_ATX3}")
-    return PowerPlan(circuit, n_gpus, gpu_w, cpu_w, rest_w, eff_name, psu_w, wall, cap, circuits, tuple(lines))
+        lines.append(_psu_line(psu, cpu_w + n_gpus * min(used, cap or used) + rest_w))
+    return PowerPlan(circuit, n_gpus, board, cpu_w, rest_w, eff_name, psu_w, float(wall), cap, circuits, tuple(lines))
