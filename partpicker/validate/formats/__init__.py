@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from partpicker.validate.formats import github, html, sarif, text
+from partpicker.validate.formats import github, html, pcpartpicker, sarif, text
 from partpicker.validate.formats import json as json_format
 from partpicker.validate.report import Report
 
@@ -17,4 +17,5 @@ REPORTER_BY_NAME: dict[str, Callable[[Report], str]] = {
     "github": github.render,
     "sarif": sarif.render,
     "html": html.render,
+    "pcpartpicker": pcpartpicker.render,
 }
