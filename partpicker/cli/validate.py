@@ -10,7 +10,6 @@ from typing import Annotated
 import typer
 
 from partpicker.build import load_build
-from partpicker.catalog.verified import verified_catalog
 from partpicker.cli.common import AsOfOpt, CatalogOpt, PartsOpt, PowerLimitOpt, guarded, load_catalog_once, parse_date
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
@@ -38,10 +37,7 @@ def validate(
     day = parse_date(as_of, "--as-of")
 
     def run() -> Report:
-        cat = load_catalog_once(catalog, parts)
-        if verified_only:
-            cat = verified_catalog(cat)
-        build = load_build(build_file, cat)
+        build = load_build(build_file, load_catalog_once(catalog, parts))
         if power_limit is not None:  # the option wins over the file's power_limit_w
             build = replace(build, power_limit_w=power_limit)
         return evaluate(build, load_rules(), as_of=day, stale_days=stale_days, verified_only=verified_only)
