@@ -12,7 +12,7 @@ app = typer.Typer(
     add_completion=False,
 )
 
-from partpicker.cli import catalog, cost, find, parts, rules, suggest, validate, workload  # noqa: E402
+from partpicker.cli import catalog, cost, find, imports, parts, rules, suggest, validate, workload  # noqa: E402
 
 app.command()(validate.validate)
 app.command()(rules.rules)
@@ -21,6 +21,7 @@ suggest.register(app)
 cost.register(app)
 find.register(app)
 parts.register(app)
+imports.register(app)
 workload.register(app)
 
 __all__ = ["app"]
