@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
 from partpicker.errors import InputError
-from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
 from partpicker.suggest.answer import Solution, solve
 from partpicker.suggest.formats import SUGGEST_FORMATS, build_file
+from partpicker.suggest.formats import json as suggest_json
 from partpicker.suggest.offer import Request
-from partpicker.validate.engine import evaluate
-from partpicker.validate.report import Report
 
 SuggestFormat = StrEnum("SuggestFormat", {name: name for name in SUGGEST_FORMATS})  # type: ignore[misc]
 
@@ -60,18 +59,26 @@ def suggest(
     require: Annotated[list[str] | None, typer.Option(help="Pin a part: ROLE=NAME (repeatable).")] = None,
     exclude: Annotated[list[str] | None, typer.Option(help="Drop a part by id or name (repeatable).")] = None,
     as_of: AsOfOpt = None,
-    stale_days: Annotated[int, typer.Option(min=1, help="Offer parts priced within this many days.")] = STALE_DAYS,
+    stale_days: Annotated[
+        int | None,
+        typer.Option(min=1, help="Offer only parts priced within this many days (default: newest price, however old)."),
+    ] = None,
     catalog: CatalogOpt = None,
     objective: Annotated[
         ObjectiveOpt, typer.Option(help="Minimise the price now, or at full scale.")
     ] = ObjectiveOpt.now,
-    top: Annotated[int, typer.Option(min=1, max=20, help="List the K cheapest builds (distinct totals).")] = 1,
+    top: Annotated[
+        int, typer.Option(min=1, max=20, help="List the K cheapest builds, each with another CPU, board or GPU.")
+    ] = 1,
     strict: Annotated[bool, typer.Option(help="Enforce warning rules too.")] = False,
     allow_unknown: Annotated[
-        bool, typer.Option(help="Accept rules the catalog cannot check (unknown); the answer lists them.")
+        bool,
+        typer.Option(help="Answer with the cheapest build not known to fail, even when a proven one exists."),
     ] = False,
     format: Annotated[SuggestFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
-    output: Annotated[Path | None, typer.Option(help="Write the best build as a build file here.")] = None,
+    output: Annotated[
+        Path | None, typer.Option(help="Write the first build as a build file here (`partpicker validate` reads it).")
+    ] = None,
     cost: Annotated[bool, typer.Option("--cost", help="Also show what it saves against the cloud.")] = False,
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
@@ -95,24 +102,34 @@ def suggest(
         allow_unknown=allow_unknown,
     )
 
-    def run() -> tuple[Solution, Report | None]:
-        rules = load_rules()
-        solution = solve(load_catalog_once(catalog), rules, request)
-        # The chosen build's full report: its warnings and, with --allow-unknown, its unknowns.
-        report = evaluate(solution.choices[0].build, rules, as_of=solution.as_of) if solution.choices else None
-        return solution, report
-
-    solution, report = guarded(run)
-    typer.echo(SUGGEST_FORMATS[str(format)](solution, report))
+    solution = guarded(lambda: solve(load_catalog_once(catalog), load_rules(), request))
+    fmt = str(getattr(format, "value", format))
+    costed = _cost(solution, fmt) if cost and solution.choices else None
+    if output is not None and solution.choices:
+        guarded(lambda: write_atomically(output, build_file(solution)))
+    if fmt == "json":
+        doc = suggest_json.as_dict(solution)
+        if cost:
+            doc["cost"] = costed
+        typer.echo(json.dumps(doc, indent=2))
+    else:
+        typer.echo(SUGGEST_FORMATS[fmt](solution))
+        if costed is not None:
+            typer.echo("")
+            typer.echo(costed)
     if solution.exit_code:
         raise typer.Exit(solution.exit_code)
-    if cost:
-        from partpicker.cli import cost as cost_cli
 
-        typer.echo("")
-        typer.echo(guarded(lambda: cost_cli.for_suggestion(solution)))
-    if output is not None:
-        guarded(lambda: write_atomically(output, build_file(solution)))
+
+def _cost(solution: Solution, fmt: str) -> Any:
+    """What the best suggestion saves against the cloud: text, or a JSON-ready object; when the
+    catalog lacks what the comparison needs, why (the answer still stands)."""
+    from partpicker.cli import cost as cost_cli
+
+    try:
+        return cost_cli.for_suggestion(solution, as_json=fmt == "json")
+    except InputError as exc:
+        return {"error": exc.what} if fmt == "json" else f"Cost against the cloud: not computed: {exc.what}"
 
 
 def register(app: typer.Typer) -> None:

@@ -12,9 +12,11 @@
    cheapest first, so the first break on the bound ends a whole level.
 
 Every error-severity rule of the profile must *pass* (unknown is not enough, unless the
-request says ``allow_unknown``: then the answer is the cheapest build not known to fail,
-and says which rules it could not check); warnings are enforced only with ``strict``.
-Results are exact: tests compare them with brute force.
+request says ``allow_unknown``: then the answer is the cheapest build not known to fail);
+warnings are enforced only with ``strict``, or those the request names in ``enforce``.
+With ``top`` K, each build found differs from every cheaper one in CPU, motherboard or GPU
+(:data:`~partpicker.suggest.offer.VARIETY_ROLES`). Results are exact: tests compare them
+with brute force.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from partpicker.pricing import today
 from partpicker.rules.graph import build_graph, unary_rules
 from partpicker.rules.rulebook import RuleSpec, rules_for
 from partpicker.suggest import dominance
-from partpicker.suggest.offer import Request, offer
+from partpicker.suggest.offer import VARIETY_ROLES, Request, offer
 from partpicker.validate.engine import run_rule
 
 
@@ -49,6 +51,11 @@ def _freeze(value: Any) -> Hashable:
     return plain
 
 
+def variety_key(assigned: dict[str, Part]) -> tuple[str, ...]:
+    """The parts two builds of ``--top K`` must not all share."""
+    return tuple(assigned[r].id for r in VARIETY_ROLES if r in assigned)
+
+
 class Search:
     """Branch and bound over one request (see the module docstring)."""
 
@@ -61,7 +68,7 @@ class Search:
         self.rules = [
             r
             for r in rules_for(request.profile, rules)
-            if r.severity in severities and all(role in request.roles for role in r.roles)
+            if (r.severity in severities or r.id in request.enforce) and all(role in request.roles for role in r.roles)
         ]
         self.graph = build_graph(self.rules)
         self.accepted = {"pass", "unknown"} if request.allow_unknown else {"pass"}
@@ -72,6 +79,7 @@ class Search:
         self.spec_ids: dict[Hashable, int] = {}
         self.layouts: dict[Any, Any] = {}
         self.failures: Counter[str] = Counter()
+        """How often each rule *failed* (not: was unknown) on a candidate."""
         self.forward_rules: dict[tuple[str, str, frozenset[str]], list[RuleSpec]] = {}
         self.forward_memo: dict[tuple[Any, ...], tuple[list[Any], list[tuple[Part, float]]]] = {}
         self.class_memo: dict[tuple[str, str, int], tuple[list[Any], list[int], list[Part]]] = {}
@@ -155,15 +163,13 @@ class Search:
             weight = self.request.weight(role)
             items = [(priced.part, priced.usd * weight) for priced in self.offered[role]]
             for rule in unary:  # one check per class of alike parts, as in forward filtering
-                kept = self._filter(role, {}, items, [rule])
-                self.failures[rule.id] += len(items) - len(kept)
-                items = kept
+                items = self._filter(role, {}, items, [rule], count=True)
             self.after_unary[role] = len(items)
             pruned = dominance.prune(
                 items,
                 role,
-                keep=self.request.top,
-                strict=self.request.strict,
+                keep=self.request.top if role in VARIETY_ROLES else 1,
+                strict=self.request.strict or bool(self.request.enforce),
                 unknown_is_best=self.request.allow_unknown,
             )
             self.after_dominance[role] = len(pruned)
@@ -226,10 +232,13 @@ class Search:
 
     def _passes(self, rules: list[RuleSpec], assigned: dict[str, Part]) -> bool:
         """Whether the chosen parts pass ``rules`` (the first failure is counted)."""
-        failed = next((r for r in rules if self.status(r, assigned) not in self.accepted), None)
-        if failed is not None:
-            self.failures[failed.id] += 1
-        return failed is None
+        for rule in rules:
+            status = self.status(rule, assigned)
+            if status not in self.accepted:
+                if status == "fail":
+                    self.failures[rule.id] += 1
+                return False
+        return True
 
     def _forward(
         self,
@@ -248,7 +257,6 @@ class Search:
                 continue
             kept = self._forward_filter(other, assigned, out[other], rules)
             if not kept:
-                self.failures.update(r.id for r in rules)
                 return None
             out[other] = kept
         return out
@@ -275,20 +283,30 @@ class Search:
         memo = self.forward_memo.get(memo_key)
         if memo is not None and memo[0] is domain:
             return memo[1]
-        kept = self._filter(other, assigned, domain, rules)
+        kept = self._filter(other, assigned, domain, rules, count=True)
         self.forward_memo[memo_key] = (domain, kept)
         return kept
 
     def _filter(
-        self, role: str, assigned: dict[str, Part], domain: list[tuple[Part, float]], rules: list[RuleSpec]
+        self,
+        role: str,
+        assigned: dict[str, Part],
+        domain: list[tuple[Part, float]],
+        rules: list[RuleSpec],
+        *,
+        count: bool = False,
     ) -> list[tuple[Part, float]]:
         """The parts of ``domain`` that pass ``rules`` with the chosen parts: each rule is
-        checked once per class of alike parts, not once per part."""
+        checked once per class of alike parts, not once per part (``count``: each part a rule
+        fails on is counted in :attr:`failures`)."""
         keep: list[bool] | None = None
         trial = dict(assigned)
         for rule in rules:
             classes, representatives = self._classes(rule, role, domain)
-            verdicts = self._verdicts(rule, role, representatives, assigned, trial)
+            statuses = self._verdicts(rule, role, representatives, assigned, trial)
+            verdicts = [s in self.accepted for s in statuses]
+            if count:
+                self.failures[rule.id] += sum(1 for c in classes if statuses[c] == "fail")
             if keep is None:
                 keep = [verdicts[c] for c in classes]
             else:
@@ -299,8 +317,8 @@ class Search:
 
     def _verdicts(
         self, rule: RuleSpec, role: str, representatives: list[Part], assigned: dict[str, Part], trial: dict[str, Part]
-    ) -> list[bool]:
-        """Whether each representative of ``role`` passes ``rule`` with the chosen parts."""
+    ) -> list[str]:
+        """The status of ``rule`` on each representative of ``role`` with the chosen parts."""
         # The cache key of each representative differs only in this role's class.
         at = rule.roles.index(role)
         fixed = [self._spec_class(rule, r, assigned[r]) if r != role else 0 for r in rule.roles]
@@ -311,7 +329,7 @@ class Search:
             if status is None:
                 trial[role] = part
                 status = self.status(rule, trial)
-            verdicts.append(status in self.accepted)
+            verdicts.append(status)
         return verdicts
 
     def _classes(self, rule: RuleSpec, role: str, domain: list[tuple[Part, float]]) -> tuple[list[int], list[Part]]:
@@ -334,9 +352,15 @@ class Search:
         return classes, representatives
 
     def _record(self, cost: float, assigned: dict[str, Part]) -> None:
+        """Keep the build if it is among the ``top`` cheapest, one per CPU, board and GPU."""
         total = round(cost, 2)
-        if any(abs(t - total) < 0.005 for t, _ in self.found):
-            return  # the same total: keep the first (cheapest parts found first)
+        key = variety_key(assigned)
+        for i, (t, other) in enumerate(self.found):
+            if variety_key(other) == key:
+                if t <= total + 0.005:
+                    return  # the same CPU, board and GPU: keep the cheaper (the first at a tie)
+                del self.found[i]
+                break
         self.found.append((total, assigned))
         self.found.sort(key=lambda ta: ta[0])
         del self.found[self.request.top :]

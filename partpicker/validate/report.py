@@ -79,13 +79,17 @@ class Report:
                     "name": p.name,
                     "usd": p.usd,
                     "count": p.count,
+                    "line_usd": p.line_usd,
                     "price_date": p.price_date.isoformat() if p.price_date else None,
+                    "price_kind": p.kind,
+                    "price_age_days": p.age_days,
                     "price_source": p.price_source,
                     "stale": p.stale,
                 }
                 for role, p in self.parts.items()
             },
             "total_usd": self.total_usd,
+            "total_incomplete": bool(self.unpriced),
             "unpriced": self.unpriced,
             "findings": [
                 {
