@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
+from partpicker.catalog.verified import verified_catalog
 from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
 from partpicker.errors import InputError
 from partpicker.rules.rulebook import load_rules
@@ -80,6 +81,9 @@ def suggest(
         Path | None, typer.Option(help="Write the first build as a build file here (`partpicker validate` reads it).")
     ] = None,
     cost: Annotated[bool, typer.Option("--cost", help="Also show what it saves against the cloud.")] = False,
+    verified_only: Annotated[
+        bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
+    ] = False,
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
     day = parse_date(as_of, "--as-of")
@@ -100,9 +104,16 @@ def suggest(
         top=top,
         strict=strict,
         allow_unknown=allow_unknown,
+        verified_only=verified_only,
     )
 
-    solution = guarded(lambda: solve(load_catalog_once(catalog), load_rules(), request))
+    def run() -> Solution:
+        cat = load_catalog_once(catalog)
+        if verified_only:  # recalled facts unknown; parts that cannot be without one are left out
+            cat = verified_catalog(cat, drop_unverifiable=True)
+        return solve(cat, load_rules(), request)
+
+    solution = guarded(run)
     fmt = str(getattr(format, "value", format))
     costed = _cost(solution, fmt) if cost and solution.choices else None
     if output is not None and solution.choices:

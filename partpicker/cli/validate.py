@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from partpicker.build import load_build
+from partpicker.catalog.verified import verified_catalog
 from partpicker.cli.common import AsOfOpt, CatalogOpt, guarded, load_catalog_once, parse_date
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
@@ -26,13 +27,19 @@ def validate(
     catalog: CatalogOpt = None,
     as_of: AsOfOpt = None,
     stale_days: Annotated[int, typer.Option(min=1, help="Flag prices older than this many days.")] = STALE_DAYS,
+    verified_only: Annotated[
+        bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
+    ] = False,
 ) -> None:
     """Say whether a build works, rule by rule, with the numbers."""
     day = parse_date(as_of, "--as-of")
 
     def run() -> Report:
         cat = load_catalog_once(catalog)
-        return evaluate(load_build(build_file, cat), load_rules(), as_of=day, stale_days=stale_days)
+        if verified_only:
+            cat = verified_catalog(cat)
+        build = load_build(build_file, cat)
+        return evaluate(build, load_rules(), as_of=day, stale_days=stale_days, verified_only=verified_only)
 
     report = guarded(run)
     typer.echo(REPORTER_BY_NAME[str(getattr(format, "value", format))](report))

@@ -59,6 +59,8 @@ class Choice:
     """Rules that could not be checked (what to verify before buying)."""
     warnings: tuple[Check, ...] = ()
     """Warning rules that fail."""
+    weak: tuple[str, ...] = ()
+    """Derived and recalled facts its passes rest on: what to check before buying, and where."""
 
     @property
     def proven(self) -> bool:
@@ -185,12 +187,13 @@ def _choice(ctx: _Ctx, search: Search, total: float, assigned: dict[str, Part]) 
     now = sum(line_usd(p.usd, req.bought_now(r)) for r, p in chosen.items())
     full = now + sum(line_usd(p.usd, req.at_full_scale(r) - req.bought_now(r)) for r, p in chosen.items())
     ordered = {role: chosen[role] for role in ROLES if role in chosen}
-    report = evaluate(build, ctx.rules, as_of=search.day)
+    report = evaluate(build, ctx.rules, as_of=search.day, verified_only=req.verified_only)
     unknowns = tuple(Check(f.rule, f.severity, f.message) for f in report.findings if f.status == "unknown")
     warnings = tuple(
         Check(f.rule, f.severity, f.message) for f in report.findings if f.status == "fail" and f.severity != "error"
     )
-    return Choice(build, ordered, round(now, 2), round(full, 2), total, unknowns, warnings)
+    weak = tuple(f"{e.name}: {e.field} ({e.kind}) - {e.what_to_check()}" for e in report.verify)
+    return Choice(build, ordered, round(now, 2), round(full, 2), total, unknowns, warnings, weak)
 
 
 def _binding(search: Search, choice: Choice) -> tuple[str, ...]:

@@ -42,6 +42,8 @@ class Request:
     strict: bool = False
     allow_unknown: bool = False
     enforce: tuple[str, ...] = ()
+    verified_only: bool = False
+    """Recalled facts count as unknown (the catalog given is already :func:`verified_catalog`)."""
     """Warning rules enforced as errors (the builder's pick: gpu-cooling, ram-capacity)."""
     profile: str = "dl-workstation"
     roles: tuple[str, ...] = ROLES

@@ -39,6 +39,7 @@ def build_dict(choice: Choice, solution: Solution) -> dict[str, Any]:
         "proven": choice.proven,
         "verify": _checks(choice.unknowns),
         "warnings": _checks(choice.warnings),
+        "verify_evidence": list(choice.weak),
     }
 
 
@@ -61,6 +62,7 @@ def as_dict(solution: Solution) -> dict[str, Any]:
         "explanation": solution.reason if not best else "; ".join(solution.binding),
         "warnings": _checks(best.warnings) if best else [],
         "unproven": _checks(best.unknowns) if best else [],
+        "verify_evidence": list(best.weak) if best else [],
         "possible": build_dict(solution.possible, solution) if solution.possible else None,
         "builder": build_dict(solution.builder, solution) if solution.builder else None,
         "near_miss": {**build_dict(near.choice, solution), "rule": near.rule, "message": near.message}

@@ -91,10 +91,14 @@ def _lines(solution: Solution, choice: Choice) -> list[str]:
 
 
 def _verify(choice: Choice) -> list[str]:
-    if not choice.unknowns:
-        return []
-    out = ["  Verify before you buy (the catalog does not know these facts):"]
-    out += [f"    [??] {c.rule} ({c.severity}): {c.message}" for c in choice.unknowns]
+    """The rules the catalog could not check, and the derived or recalled facts passes rest on."""
+    out = []
+    if choice.unknowns:
+        out += ["  Not proven: the catalog does not know these facts (verify them before you buy):"]
+        out += [f"    [??] {c.rule} ({c.severity}): {c.message}" for c in choice.unknowns]
+    if choice.weak:
+        out += ["  Verify before you buy (passes resting on derived or recalled facts):"]
+        out += [f"    {line}" for line in choice.weak]
     return out
 
 

@@ -15,5 +15,16 @@ def render(report: Report) -> str:
             continue
         level = LEVEL[f.severity] if f.status == "fail" else "notice"  # unknown: the message says what
         lines.append(annotation(level, f.message, file=report.path, line=f.line, title=f.rule))
+    if report.verify:
+        facts = "; ".join(f"{e.name} {e.field} ({e.kind})" for e in report.verify)
+        lines.append(
+            annotation(
+                "notice",
+                f"passes rest on derived or recalled facts, verify before you buy: {facts}",
+                file=report.path,
+                line=None,
+                title="verify before you buy",
+            )
+        )
     lines.append(f"{report.build}: verdict {report.verdict}")
     return "\n".join(lines)

@@ -3,8 +3,11 @@ was not checked and why."""
 
 from __future__ import annotations
 
+import textwrap
+
 from partpicker.pricing import PartLine, age_text
-from partpicker.validate.report import Report
+from partpicker.validate.evidence import summary_text
+from partpicker.validate.report import Finding, Report
 
 BANNERS = {
     "pass": "No issues or incompatibilities found.",
@@ -13,6 +16,8 @@ BANNERS = {
 }
 WARN_BANNER = "Warning! These parts have potential issues."
 MARK = {"pass": "ok", "fail": "FAIL", "unknown": "??"}
+WIDTH = 110
+WEAK_LEGEND = "ok* = passes on derived or recalled facts: see 'Verify before you buy'"
 
 
 def money(usd: float | None) -> str:
@@ -29,11 +34,13 @@ def render(report: Report) -> str:
     out.append(
         f"profile {report.profile}; rules evaluated for {report.target_gpus} GPU(s), "
         f"{report.installed_gpus} installed; prices as of {report.as_of}"
+        + ("; recalled facts treated as unknown (--verified-only)" if report.verified_only else "")
     )
     out.append("")
     out.extend(_parts(report))
     out.append("")
     out.extend(_rules(report))
+    out.extend(_verify(report))
     out.append("")
     out.append(
         "Not checked by any rule: BIOS versions, cable lengths, RAM QVL, cooler clearance to RAM, "
@@ -49,6 +56,8 @@ def _parts(report: Report) -> list[str]:
         count = f"{p.count} x " if p.count > 1 else ""
         each = f" ({money(p.usd).strip()} each)" if p.count > 1 and p.usd is not None else ""
         out.append(f"  {role:<12} {money(p.line_usd)}  {count}{p.name}{each}{_when(p)}")
+        if role in report.part_evidence:
+            out.append(f"  {'':<12} {'':>10}  evidence: {summary_text(report.part_evidence[role])}")
     out.append(f"  {'total':<12} {money(report.total_usd)}{_incomplete(report)}")
     old = [role for role, p in report.parts.items() if p.stale]
     if old:
@@ -71,13 +80,33 @@ def _incomplete(report: Report) -> str:
     return f"  incomplete: no price for {', '.join(report.unpriced)}"
 
 
+def _mark(f: Finding) -> str:
+    return "ok*" if f.rests_on_weak else MARK[f.status]
+
+
+def _verify(report: Report) -> list[str]:
+    """The derived and recalled facts the passing rules rest on: what to check, and where."""
+    facts = report.verify
+    if not facts:
+        return []
+    out = ["", "Verify before you buy"]
+    for e in facts:
+        text = f"{e.name}: {e.field} ({e.kind}) - {e.what_to_check()}"
+        out.extend(
+            textwrap.wrap(text, width=WIDTH, initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False)
+        )
+    return out
+
+
 def _rules(report: Report) -> list[str]:
     """Every rule checked with its numbers, then what was not checked and why."""
     out = ["Rules"]
     for f in report.findings:
         if f.status == "unknown":
             continue
-        out.append(f"  [{MARK[f.status]:>4}] {f.rule} ({f.severity}): {f.message}")
+        out.append(f"  [{_mark(f):>4}] {f.rule} ({f.severity}): {f.message}")
+    if any(f.rests_on_weak for f in report.findings):
+        out.append(f"  {WEAK_LEGEND}")
     unknown = [f for f in report.findings if f.status == "unknown"]
     if unknown or report.skipped:
         out.append("")
