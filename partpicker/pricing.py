@@ -6,10 +6,10 @@ for its dated part lines, `suggest` for what it may offer, `cost` for the purcha
 
 The policy, in full:
 
-- The price of a new part on a day is its newest **street** point on or before that day.
-  A launch **MSRP** is its price only until a street price is known: an MSRP is not used
-  once any street point exists on or before the day. **Used** points price a used part,
-  never a new one.
+- The price of a part on a day is its newest market point (**street**, or **used**: a
+  dated used-market price, shown as such) on or before that day. A launch **MSRP** is its
+  price only until a market price is known: an MSRP is not used once any street or used
+  point exists on or before the day.
 - A price is **old** when it is more than ``OLD_DAYS`` before the day: it is still used
   (and its age shown, with a warning), unless the caller gives a staleness limit
   (``stale_days``), which excludes older prices.
@@ -38,19 +38,19 @@ def today() -> dt.date:
 
 
 def price_of(part: Part, day: dt.date) -> Price | None:
-    """The price of new ``part`` on ``day``: its newest street point on or before the day,
-    else its newest MSRP point on or before the day (an MSRP only until a street price is
-    known), else None. Used points are not the price of a new part."""
-    street: Price | None = None
+    """The price of ``part`` on ``day``: its newest street or used point on or before the day,
+    else its newest MSRP point on or before the day (an MSRP only until a market price is
+    known), else None. Of points on one day, the last listed wins."""
+    market: Price | None = None
     msrp: Price | None = None
     for point in part.prices:
         if point.date > day:
             continue
-        if point.kind == "street" and (street is None or point.date >= street.date):
-            street = point
+        if point.kind != "msrp" and (market is None or point.date >= market.date):
+            market = point
         elif point.kind == "msrp" and (msrp is None or point.date >= msrp.date):
             msrp = point
-    return street or msrp
+    return market or msrp
 
 
 def age_days(point: Price, day: dt.date) -> int:
@@ -91,9 +91,14 @@ class PartLine:
     stale: bool
     """Older than the staleness limit (``OLD_DAYS`` unless the caller gave another)."""
     kind: str | None = None
-    """msrp or street."""
+    """msrp, street or used."""
     age_days: int | None = None
     """Days between the price's date and the day asked about."""
+
+    origin: str | None = None
+    """Where the part came from when not the bundled catalog (a user file, generic, inline)."""
+    price_from_user: str | None = None
+    """Where the price used came from, when the user gave it (a parts file, the build file)."""
 
     @property
     def line_usd(self) -> float | None:
@@ -106,6 +111,8 @@ def price_lines(build: Build, day: dt.date, stale_days: int = OLD_DAYS) -> dict[
     out: dict[str, PartLine] = {}
     for role, part, count in build.items():
         point = price_of(part, day)
+        known = build.provenance.get(part.id)
+        from_user = known.prices_from if known and point is not None and point in known.user_prices else None
         out[role] = PartLine(
             id=part.id,
             name=part.name,
@@ -116,6 +123,8 @@ def price_lines(build: Build, day: dt.date, stale_days: int = OLD_DAYS) -> dict[
             stale=bool(point and is_stale(point, day, stale_days)),
             kind=point.kind if point else None,
             age_days=age_days(point, day) if point else None,
+            origin=known.origin if known else None,
+            price_from_user=from_user,
         )
     return out
 

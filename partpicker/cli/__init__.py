@@ -12,12 +12,14 @@ app = typer.Typer(
     add_completion=False,
 )
 
-from partpicker.cli import catalog, cost, rules, suggest, validate  # noqa: E402
+from partpicker.cli import catalog, cost, find, parts, rules, suggest, validate  # noqa: E402
 
 app.command()(validate.validate)
 app.command()(rules.rules)
 app.add_typer(catalog.app, name="catalog")
 suggest.register(app)
 cost.register(app)
+find.register(app)
+parts.register(app)
 
 __all__ = ["app"]

@@ -99,7 +99,7 @@ def catalog_checks() -> None:
     from partpicker.catalog.checks import all_checks
 
     for check_id, summary in all_checks().items():
-        typer.echo(f"{check_id:<16} {summary}")
+        typer.echo(f"{check_id:<18} {summary}")
 
 
 @app.command("list")

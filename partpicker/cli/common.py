@@ -40,11 +40,16 @@ def parse_date(value: str | None, option: str) -> dt.date | None:
         fail_input(InputError(f"{option} {value!r} is not a date", hint="use YYYY-MM-DD, e.g. 2018-09-01"))
 
 
-def load_catalog_once(paths: Sequence[Path] | None) -> Catalog:
-    """Load the catalog for a command, then move it out of the garbage collector's sight:
+def load_catalog_once(paths: Sequence[Path] | None, parts: Sequence[Path] | None = None) -> Catalog:
+    """Load the catalog for a command, then your parts and prices on top of it (the per-user
+    files, then each ``--parts`` file), then move it out of the garbage collector's sight:
     a command loads one catalog and keeps it to the end, and on a 100k-part catalog the
     collector's passes over it cost more than the work (benchmarks/README.md)."""
-    catalog = load_catalog(paths)
+    from partpicker.catalog.overlay import apply_overlays
+    from partpicker.paths import user_parts_file, user_prices_file
+
+    mine = [f for f in (user_parts_file(), user_prices_file()) if f.is_file()]
+    catalog = apply_overlays(load_catalog(paths), [*mine, *(parts or [])])
     gc.freeze()
     return catalog
 
@@ -53,3 +58,10 @@ CatalogOpt = Annotated[
     list[Path] | None, typer.Option("--catalog", help="Catalog file or folder (repeatable); default: the bundled one.")
 ]
 AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Price the parts as of this date (YYYY-MM-DD).")]
+PartsOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--parts",
+        help="Your own parts and prices, on top of the catalog (repeatable); see `partpicker parts path`.",
+    ),
+]

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Protocol
 import typer
 
 from partpicker.build import Build, load_build
-from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import AsOfOpt, CatalogOpt, PartsOpt, fail_input, guarded, load_catalog_once, parse_date
 from partpicker.cost import plot as cost_plot
 from partpicker.cost.formats import COST_FORMATS
 from partpicker.cost.formats import json as cost_json
@@ -74,6 +74,7 @@ def cost(
     plot: Annotated[Path | None, typer.Option(help="Write the cumulative curves to a .png or .svg file.")] = None,
     format: Annotated[CostFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
     catalog: CatalogOpt = None,
+    parts: PartsOpt = None,
     as_of: AsOfOpt = None,
 ) -> None:
     """Compare owning the build with renting cloud GPUs: per month, cumulative, break-even."""
@@ -94,7 +95,7 @@ def cost(
         peaks = parse_burst(burst) if burst is not None else None
         if plot is not None:
             cost_plot.check_target(plot)
-        build = load_build(build_file, load_catalog_once(catalog))
+        build = load_build(build_file, load_catalog_once(catalog, parts))
         machine = machine_from_build(
             build,
             as_of=day,

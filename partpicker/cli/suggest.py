@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from partpicker.catalog.verified import verified_catalog
-from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import AsOfOpt, CatalogOpt, PartsOpt, fail_input, guarded, load_catalog_once, parse_date
 from partpicker.errors import InputError
 from partpicker.rules.rulebook import load_rules
 from partpicker.suggest.answer import Solution, solve
@@ -65,6 +65,7 @@ def suggest(
         typer.Option(min=1, help="Offer only parts priced within this many days (default: newest price, however old)."),
     ] = None,
     catalog: CatalogOpt = None,
+    parts: PartsOpt = None,
     objective: Annotated[
         ObjectiveOpt, typer.Option(help="Minimise the price now, or at full scale.")
     ] = ObjectiveOpt.now,
@@ -108,7 +109,7 @@ def suggest(
     )
 
     def run() -> Solution:
-        cat = load_catalog_once(catalog)
+        cat = load_catalog_once(catalog, parts)
         if verified_only:  # recalled facts unknown; parts that cannot be without one are left out
             cat = verified_catalog(cat, drop_unverifiable=True)
         return solve(cat, load_rules(), request)

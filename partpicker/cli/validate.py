@@ -10,7 +10,7 @@ import typer
 
 from partpicker.build import load_build
 from partpicker.catalog.verified import verified_catalog
-from partpicker.cli.common import AsOfOpt, CatalogOpt, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import AsOfOpt, CatalogOpt, PartsOpt, guarded, load_catalog_once, parse_date
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
 from partpicker.validate.engine import evaluate
@@ -25,6 +25,7 @@ def validate(
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
     strict: Annotated[bool, typer.Option(help="Exit 1 on warnings and unknowns too.")] = False,
     catalog: CatalogOpt = None,
+    parts: PartsOpt = None,
     as_of: AsOfOpt = None,
     stale_days: Annotated[int, typer.Option(min=1, help="Flag prices older than this many days.")] = STALE_DAYS,
     verified_only: Annotated[
@@ -35,7 +36,7 @@ def validate(
     day = parse_date(as_of, "--as-of")
 
     def run() -> Report:
-        cat = load_catalog_once(catalog)
+        cat = load_catalog_once(catalog, parts)
         if verified_only:
             cat = verified_catalog(cat)
         build = load_build(build_file, cat)

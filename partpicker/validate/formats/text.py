@@ -62,6 +62,10 @@ def _parts(report: Report) -> list[str]:
     old = [role for role, p in report.parts.items() if p.stale]
     if old:
         out.append(f"  warning: prices of {', '.join(old)} are old; check today's prices before you buy")
+    if report.from_user:
+        out.append("")
+        out.append("Not from the bundled catalog")
+        out.extend(f"  {line}" for line in report.from_user)
     return out
 
 
