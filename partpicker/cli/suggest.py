@@ -12,7 +12,16 @@ from typing import Annotated, Any
 import typer
 
 from partpicker.catalog.verified import verified_catalog
-from partpicker.cli.common import AsOfOpt, CatalogOpt, PartsOpt, fail_input, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import (
+    AsOfOpt,
+    CatalogOpt,
+    PartsOpt,
+    PowerLimitOpt,
+    fail_input,
+    guarded,
+    load_catalog_once,
+    parse_date,
+)
 from partpicker.errors import InputError
 from partpicker.rules.rulebook import load_rules
 from partpicker.suggest.answer import Solution, solve
@@ -85,6 +94,7 @@ def suggest(
     verified_only: Annotated[
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
     ] = False,
+    power_limit: PowerLimitOpt = None,
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
     day = parse_date(as_of, "--as-of")
@@ -106,6 +116,7 @@ def suggest(
         strict=strict,
         allow_unknown=allow_unknown,
         verified_only=verified_only,
+        power_limit_w=power_limit,
     )
 
     def run() -> Solution:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -10,7 +11,7 @@ import typer
 
 from partpicker.build import load_build
 from partpicker.catalog.verified import verified_catalog
-from partpicker.cli.common import AsOfOpt, CatalogOpt, PartsOpt, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import AsOfOpt, CatalogOpt, PartsOpt, PowerLimitOpt, guarded, load_catalog_once, parse_date
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
 from partpicker.validate.engine import evaluate
@@ -31,6 +32,7 @@ def validate(
     verified_only: Annotated[
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
     ] = False,
+    power_limit: PowerLimitOpt = None,
 ) -> None:
     """Say whether a build works, rule by rule, with the numbers."""
     day = parse_date(as_of, "--as-of")
@@ -40,6 +42,8 @@ def validate(
         if verified_only:
             cat = verified_catalog(cat)
         build = load_build(build_file, cat)
+        if power_limit is not None:  # the option wins over the file's power_limit_w
+            build = replace(build, power_limit_w=power_limit)
         return evaluate(build, load_rules(), as_of=day, stale_days=stale_days, verified_only=verified_only)
 
     report = guarded(run)

@@ -42,9 +42,11 @@ class Request:
     strict: bool = False
     allow_unknown: bool = False
     enforce: tuple[str, ...] = ()
+    """Warning rules enforced as errors (the builder's pick: gpu-cooling, ram-capacity)."""
     verified_only: bool = False
     """Recalled facts count as unknown (the catalog given is already :func:`verified_catalog`)."""
-    """Warning rules enforced as errors (the builder's pick: gpu-cooling, ram-capacity)."""
+    power_limit_w: int | None = None
+    """A power limit per GPU the user will set (psu-wattage and wall-circuit use it)."""
     profile: str = "dl-workstation"
     roles: tuple[str, ...] = ROLES
 

@@ -98,6 +98,7 @@ class Search:
             assigned,
             self.request.counts(assigned),
             as_of=self.day,
+            power_limit_w=self.request.power_limit_w,
         )
 
     def _spec_class(self, rule: RuleSpec, role: str, part: Part) -> int:
