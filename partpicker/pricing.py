@@ -46,11 +46,16 @@ def price_of(part: Part, day: dt.date) -> Price | None:
     for point in part.prices:
         if point.date > day:
             continue
-        if point.kind != "msrp" and (market is None or point.date >= market.date):
+        if kind_of(point) != "msrp" and (market is None or point.date >= market.date):
             market = point
-        elif point.kind == "msrp" and (msrp is None or point.date >= msrp.date):
+        elif kind_of(point) == "msrp" and (msrp is None or point.date >= msrp.date):
             msrp = point
     return market or msrp
+
+
+def kind_of(point: Price) -> str:
+    """A point's kind (the slim records of a JSON Lines catalog keep none: street)."""
+    return getattr(point, "kind", "street")
 
 
 def age_days(point: Price, day: dt.date) -> int:
@@ -121,7 +126,7 @@ def price_lines(build: Build, day: dt.date, stale_days: int = OLD_DAYS) -> dict[
             price_date=point.date if point else None,
             price_source=point.source if point else None,
             stale=bool(point and is_stale(point, day, stale_days)),
-            kind=point.kind if point else None,
+            kind=kind_of(point) if point else None,
             age_days=age_days(point, day) if point else None,
             origin=known.origin if known else None,
             price_from_user=from_user,

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from partpicker.catalog.verified import verified_catalog
+from partpicker.cli import workplan
 from partpicker.cli.common import (
     AsOfOpt,
     CatalogOpt,
@@ -24,10 +25,11 @@ from partpicker.cli.common import (
 )
 from partpicker.errors import InputError
 from partpicker.rules.rulebook import load_rules
-from partpicker.suggest.answer import Solution, solve
+from partpicker.suggest.answer import Solution, solve, with_report
 from partpicker.suggest.formats import SUGGEST_FORMATS, build_file
 from partpicker.suggest.formats import json as suggest_json
 from partpicker.suggest.offer import Request
+from partpicker.workload import DEFAULT_HEADROOM
 
 SuggestFormat = StrEnum("SuggestFormat", {name: name for name in SUGGEST_FORMATS})  # type: ignore[misc]
 
@@ -95,6 +97,10 @@ def suggest(
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
     ] = False,
     power_limit: PowerLimitOpt = None,
+    workload: workplan.WorkloadOpt = None,
+    circuit: workplan.CircuitOpt = None,
+    headroom: workplan.HeadroomOpt = DEFAULT_HEADROOM,
+    models: workplan.ModelsFileOpt = None,
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
     day = parse_date(as_of, "--as-of")
@@ -119,6 +125,11 @@ def suggest(
         power_limit_w=power_limit,
     )
 
+    wall = workplan.parse_circuit(circuit)
+    if workload is not None:
+        workplan.run_workload(request, workload, wall, headroom, models, (catalog, parts), str(format), output)
+        return
+
     def run() -> Solution:
         cat = load_catalog_once(catalog, parts)
         if verified_only:  # recalled facts unknown; parts that cannot be without one are left out
@@ -126,22 +137,33 @@ def suggest(
         return solve(cat, load_rules(), request)
 
     solution = guarded(run)
+    if wall is not None:  # the findings again, with wall-circuit on the named circuit
+        solution = with_report(
+            solution, guarded(lambda: workplan.report_of(solution, wall, verified_only=verified_only))
+        )
     fmt = str(getattr(format, "value", format))
     costed = _cost(solution, fmt) if cost and solution.choices else None
     if output is not None and solution.choices:
         guarded(lambda: write_atomically(output, build_file(solution)))
+    _echo(solution, fmt, costed, cost)
+    if wall is not None and fmt == "text":
+        typer.echo(workplan.circuit_lines(solution, wall))
+    if solution.exit_code:
+        raise typer.Exit(solution.exit_code)
+
+
+def _echo(solution: Solution, fmt: str, costed: Any, cost: bool) -> None:
+    """Print the answer; with --cost, its cost comparison (in JSON: in the one object)."""
     if fmt == "json":
         doc = suggest_json.as_dict(solution)
         if cost:
             doc["cost"] = costed
         typer.echo(json.dumps(doc, indent=2))
-    else:
-        typer.echo(SUGGEST_FORMATS[fmt](solution))
-        if costed is not None:
-            typer.echo("")
-            typer.echo(costed)
-    if solution.exit_code:
-        raise typer.Exit(solution.exit_code)
+        return
+    typer.echo(SUGGEST_FORMATS[fmt](solution, None))
+    if costed is not None:
+        typer.echo("")
+        typer.echo(costed)
 
 
 def _cost(solution: Solution, fmt: str) -> Any:

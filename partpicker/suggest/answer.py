@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
 from partpicker.build import ROLES, Build
 from partpicker.catalog.load import Catalog, gc_paused
@@ -29,6 +29,7 @@ from partpicker.rules.rulebook import RuleSpec
 from partpicker.suggest.offer import Priced, Request
 from partpicker.suggest.search import Search
 from partpicker.validate.engine import evaluate, message, run_rule
+from partpicker.validate.report import Report
 
 BUILDER_WARNINGS = ("gpu-cooling", "ram-capacity")
 """Warnings that decide whether a multi-GPU machine works well: open-air cards packed back to
@@ -158,6 +159,28 @@ def _search(ctx: _Ctx, request: Request, rules: dict[str, RuleSpec] | None = Non
     return search, within
 
 
+def with_report(solution: Solution, report: Report | None) -> Solution:
+    """``solution`` with its first build's unknowns, warnings and weak facts read off
+    ``report`` (its full report under other rule settings, e.g. a named wall circuit)."""
+    if report is None or not solution.choices:
+        return solution
+    first = replace(solution.choices[0], **_findings(report))
+    return replace(solution, choices=(first, *solution.choices[1:]))
+
+
+def _findings(report: Report) -> dict[str, Any]:
+    """A report's unknowns, failing warnings and weak facts, as :class:`Choice` fields."""
+    return {
+        "unknowns": tuple(Check(f.rule, f.severity, f.message) for f in report.findings if f.status == "unknown"),
+        "warnings": tuple(
+            Check(f.rule, f.severity, f.message)
+            for f in report.findings
+            if f.status == "fail" and f.severity != "error"
+        ),
+        "weak": tuple(f"{e.name}: {e.field} ({e.kind}) - {e.what_to_check()}" for e in report.verify),
+    }
+
+
 def _builder(ctx: _Ctx, best: Choice, *, allow_unknown: bool) -> Choice | None:
     """At two GPUs or more, when ``best`` fails a builder's warning: the cheapest build that
     clears them (ignoring the budget, so that its extra cost can be said)."""
@@ -188,12 +211,7 @@ def _choice(ctx: _Ctx, search: Search, total: float, assigned: dict[str, Part]) 
     full = now + sum(line_usd(p.usd, req.at_full_scale(r) - req.bought_now(r)) for r, p in chosen.items())
     ordered = {role: chosen[role] for role in ROLES if role in chosen}
     report = evaluate(build, ctx.rules, as_of=search.day, verified_only=req.verified_only)
-    unknowns = tuple(Check(f.rule, f.severity, f.message) for f in report.findings if f.status == "unknown")
-    warnings = tuple(
-        Check(f.rule, f.severity, f.message) for f in report.findings if f.status == "fail" and f.severity != "error"
-    )
-    weak = tuple(f"{e.name}: {e.field} ({e.kind}) - {e.what_to_check()}" for e in report.verify)
-    return Choice(build, ordered, round(now, 2), round(full, 2), total, unknowns, warnings, weak)
+    return Choice(build, ordered, round(now, 2), round(full, 2), total, **_findings(report))
 
 
 def _binding(search: Search, choice: Choice) -> tuple[str, ...]:

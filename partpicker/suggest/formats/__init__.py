@@ -7,8 +7,9 @@ from collections.abc import Callable
 from partpicker.suggest.answer import Solution
 from partpicker.suggest.formats import json, text
 from partpicker.suggest.formats.build_file import build_file
+from partpicker.validate.report import Report
 
-SUGGEST_FORMATS: dict[str, Callable[[Solution], str]] = {
+SUGGEST_FORMATS: dict[str, Callable[[Solution, Report | None], str]] = {
     "text": text.render,
     "json": json.render,
 }

@@ -6,7 +6,8 @@ import json
 from typing import Any
 
 from partpicker.pricing import line_usd
-from partpicker.suggest.answer import Check, Choice, Solution
+from partpicker.suggest.answer import Check, Choice, Solution, with_report
+from partpicker.validate.report import Report
 
 
 def choice_dict(choice: Choice, solution: Solution) -> dict[str, Any]:
@@ -78,5 +79,5 @@ def as_dict(solution: Solution) -> dict[str, Any]:
     }
 
 
-def render(solution: Solution) -> str:
-    return json.dumps(as_dict(solution), indent=2)
+def render(solution: Solution, report: Report | None = None) -> str:
+    return json.dumps(as_dict(with_report(solution, report)), indent=2)

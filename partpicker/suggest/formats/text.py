@@ -7,7 +7,8 @@ from typing import Any
 
 from partpicker.models import Case, Cooler, Cpu, Gpu, Motherboard, Part, Psu, Ram, Ssd
 from partpicker.pricing import OLD_DAYS, age_text, line_usd
-from partpicker.suggest.answer import BUILDER_WARNINGS, Choice, Solution
+from partpicker.suggest.answer import BUILDER_WARNINGS, Choice, Solution, with_report
+from partpicker.validate.report import Report
 
 
 def _q(value: object) -> str:
@@ -48,8 +49,10 @@ HEADS = {
 }
 
 
-def text(solution: Solution) -> str:
-    """The answer: the builds, what to verify, the builder's pick, why these parts."""
+def text(solution: Solution, report: Report | None = None) -> str:
+    """The answer: the builds, what to verify, the builder's pick, why these parts (``report``:
+    the first build's findings under other settings, see :func:`with_report`)."""
+    solution = with_report(solution, report)
     if not solution.choices:
         return _no_build(solution)
     req = solution.request
