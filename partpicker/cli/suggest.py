@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
+from partpicker.catalog.overlay import marked
 from partpicker.catalog.verified import verified_catalog
 from partpicker.cli import workplan
 from partpicker.cli.common import (
@@ -18,6 +19,8 @@ from partpicker.cli.common import (
     CatalogOpt,
     PartsOpt,
     PowerLimitOpt,
+    check_output,
+    emit,
     fail_input,
     guarded,
     load_catalog_once,
@@ -29,6 +32,8 @@ from partpicker.suggest.answer import Solution, solve, with_report
 from partpicker.suggest.formats import SUGGEST_FORMATS, build_file
 from partpicker.suggest.formats import json as suggest_json
 from partpicker.suggest.offer import Request
+from partpicker.validate.engine import evaluate
+from partpicker.validate.report import Report
 from partpicker.workload import DEFAULT_HEADROOM
 
 SuggestFormat = StrEnum("SuggestFormat", {name: name for name in SUGGEST_FORMATS})  # type: ignore[misc]
@@ -90,7 +95,10 @@ def suggest(
     ] = False,
     format: Annotated[SuggestFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
     output: Annotated[
-        Path | None, typer.Option(help="Write the first build as a build file here (`partpicker validate` reads it).")
+        Path | None,
+        typer.Option(
+            "--output", "-o", help="Write the best build as a build file here (with --format html: the page)."
+        ),
     ] = None,
     cost: Annotated[bool, typer.Option("--cost", help="Also show what it saves against the cloud.")] = False,
     verified_only: Annotated[
@@ -104,6 +112,8 @@ def suggest(
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
     day = parse_date(as_of, "--as-of")
+    if str(format) == "html":
+        check_output(output)
     if start_gpus > gpus:
         fail_input(InputError(f"--start-gpus {start_gpus} is more than --gpus {gpus}"))
     request = Request(
@@ -130,37 +140,44 @@ def suggest(
         workplan.run_workload(request, workload, wall, headroom, models, (catalog, parts), str(format), output)
         return
 
-    def run() -> Solution:
+    def run() -> tuple[Solution, Report | None]:
         cat = load_catalog_once(catalog, parts)
         if verified_only:  # recalled facts unknown; parts that cannot be without one are left out
             cat = verified_catalog(cat, drop_unverifiable=True)
-        return solve(cat, load_rules(), request)
+        rules = load_rules()
+        solution = solve(cat, rules, request)
+        # The chosen build's full report: what came from the user's own files, and the page.
+        best = marked(solution.choices[0].build, cat) if solution.choices else None
+        report = evaluate(best, rules, as_of=solution.as_of, verified_only=verified_only) if best else None
+        return solution, report
 
-    solution = guarded(run)
+    solution, report = guarded(run)
     if wall is not None:  # the findings again, with wall-circuit on the named circuit
-        solution = with_report(
-            solution, guarded(lambda: workplan.report_of(solution, wall, verified_only=verified_only))
-        )
+        report = guarded(lambda: workplan.report_of(solution, wall, verified_only=verified_only))
+        solution = with_report(solution, report)
     fmt = str(getattr(format, "value", format))
+    if fmt == "html":  # the page goes to --output (or stdout); no build file
+        emit(SUGGEST_FORMATS["html"](solution, report), output)
+        raise typer.Exit(solution.exit_code)
     costed = _cost(solution, fmt) if cost and solution.choices else None
     if output is not None and solution.choices:
         guarded(lambda: write_atomically(output, build_file(solution)))
-    _echo(solution, fmt, costed, cost)
+    _echo(solution, report, fmt, costed, cost)
     if wall is not None and fmt == "text":
         typer.echo(workplan.circuit_lines(solution, wall))
     if solution.exit_code:
         raise typer.Exit(solution.exit_code)
 
 
-def _echo(solution: Solution, fmt: str, costed: Any, cost: bool) -> None:
+def _echo(solution: Solution, report: Report | None, fmt: str, costed: Any, cost: bool) -> None:
     """Print the answer; with --cost, its cost comparison (in JSON: in the one object)."""
     if fmt == "json":
-        doc = suggest_json.as_dict(solution)
+        doc = suggest_json.as_dict(solution, report)
         if cost:
             doc["cost"] = costed
         typer.echo(json.dumps(doc, indent=2))
         return
-    typer.echo(SUGGEST_FORMATS[fmt](solution, None))
+    typer.echo(SUGGEST_FORMATS[fmt](solution, report))
     if costed is not None:
         typer.echo("")
         typer.echo(costed)

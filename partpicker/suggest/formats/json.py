@@ -44,7 +44,7 @@ def build_dict(choice: Choice, solution: Solution) -> dict[str, Any]:
     }
 
 
-def as_dict(solution: Solution) -> dict[str, Any]:
+def as_dict(solution: Solution, report: Report | None = None) -> dict[str, Any]:
     req = solution.request
     best = solution.choices[0] if solution.choices else None
     near = solution.near_miss
@@ -69,6 +69,7 @@ def as_dict(solution: Solution) -> dict[str, Any]:
         "near_miss": {**build_dict(near.choice, solution), "rule": near.rule, "message": near.message}
         if near
         else None,
+        "from_user": report.from_user if report else [],
         "search": {
             "offered": solution.stats.offered,
             "after_unary_rules": solution.stats.after_unary,
@@ -80,4 +81,4 @@ def as_dict(solution: Solution) -> dict[str, Any]:
 
 
 def render(solution: Solution, report: Report | None = None) -> str:
-    return json.dumps(as_dict(with_report(solution, report)), indent=2)
+    return json.dumps(as_dict(with_report(solution, report), report), indent=2)

@@ -72,6 +72,8 @@ def text(solution: Solution, report: Report | None = None) -> str:
     out.append("Why these parts")
     out += [f"  {line}" for line in solution.binding]
     out += _warned(solution.choices[0])
+    if report is not None and report.from_user:
+        out += ["", "Not from the bundled catalog", *(f"  {line}" for line in report.from_user)]
     return "\n".join(out)
 
 
