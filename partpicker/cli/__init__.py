@@ -12,7 +12,7 @@ app = typer.Typer(
     add_completion=False,
 )
 
-from partpicker.cli import catalog, cost, find, parts, rules, suggest, validate  # noqa: E402
+from partpicker.cli import catalog, cost, find, parts, rules, suggest, validate, workload  # noqa: E402
 
 app.command()(validate.validate)
 app.command()(rules.rules)
@@ -21,5 +21,6 @@ suggest.register(app)
 cost.register(app)
 find.register(app)
 parts.register(app)
+workload.register(app)
 
 __all__ = ["app"]

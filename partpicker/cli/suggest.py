@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from partpicker.catalog.verified import verified_catalog
+from partpicker.cli import workplan
 from partpicker.cli.common import (
     AsOfOpt,
     CatalogOpt,
@@ -29,6 +30,7 @@ from partpicker.suggest.formats import SUGGEST_FORMATS, build_file
 from partpicker.suggest.offer import Request
 from partpicker.validate.engine import evaluate
 from partpicker.validate.report import Report
+from partpicker.workload import DEFAULT_HEADROOM
 
 SuggestFormat = StrEnum("SuggestFormat", {name: name for name in SUGGEST_FORMATS})  # type: ignore[misc]
 
@@ -88,6 +90,10 @@ def suggest(
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
     ] = False,
     power_limit: PowerLimitOpt = None,
+    workload: workplan.WorkloadOpt = None,
+    circuit: workplan.CircuitOpt = None,
+    headroom: workplan.HeadroomOpt = DEFAULT_HEADROOM,
+    models: workplan.ModelsFileOpt = None,
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
     day = parse_date(as_of, "--as-of")
@@ -111,6 +117,11 @@ def suggest(
         power_limit_w=power_limit,
     )
 
+    wall = workplan.parse_circuit(circuit)
+    if workload is not None:
+        workplan.run_workload(request, workload, wall, headroom, models, (catalog, parts), str(format), output)
+        return
+
     def run() -> tuple[Solution, Report | None]:
         rules = load_rules()
         cat = load_catalog_once(catalog, parts)
@@ -123,7 +134,11 @@ def suggest(
         return solution, report
 
     solution, report = guarded(run)
+    if wall is not None:  # the report again, with wall-circuit on the named circuit
+        report = guarded(lambda: workplan.report_of(solution, wall, verified_only=verified_only))
     typer.echo(SUGGEST_FORMATS[str(format)](solution, report))
+    if wall is not None and str(format) == "text":
+        typer.echo(workplan.circuit_lines(solution, wall))
     if solution.exit_code:
         raise typer.Exit(solution.exit_code)
     if cost:

@@ -11,6 +11,7 @@ import typer
 
 from partpicker.build import load_build
 from partpicker.catalog.verified import verified_catalog
+from partpicker.cli import workplan
 from partpicker.cli.common import AsOfOpt, CatalogOpt, PartsOpt, PowerLimitOpt, guarded, load_catalog_once, parse_date
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
@@ -33,9 +34,12 @@ def validate(
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
     ] = False,
     power_limit: PowerLimitOpt = None,
+    circuit: workplan.CircuitOpt = None,
 ) -> None:
     """Say whether a build works, rule by rule, with the numbers."""
     day = parse_date(as_of, "--as-of")
+    wall = workplan.parse_circuit(circuit)
+    builds = []
 
     def run() -> Report:
         cat = load_catalog_once(catalog, parts)
@@ -44,9 +48,15 @@ def validate(
         build = load_build(build_file, cat)
         if power_limit is not None:  # the option wins over the file's power_limit_w
             build = replace(build, power_limit_w=power_limit)
+        if wall is not None:  # wall-circuit judged on the named circuit
+            build = replace(build, rules=workplan.with_circuit(dict(build.rules), wall))  # type: ignore[arg-type]
+        builds.append(build)
         return evaluate(build, load_rules(), as_of=day, stale_days=stale_days, verified_only=verified_only)
 
     report = guarded(run)
-    typer.echo(REPORTER_BY_NAME[str(getattr(format, "value", format))](report))
+    fmt = str(getattr(format, "value", format))
+    typer.echo(REPORTER_BY_NAME[fmt](report))
+    if wall is not None and fmt == "text":
+        typer.echo(workplan.plan_text(builds[0], wall))
     if report.exit_code(strict):
         raise typer.Exit(report.exit_code(strict))

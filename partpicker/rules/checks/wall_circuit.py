@@ -45,4 +45,5 @@ def run(ctx: Context) -> Outcome:
         gpu=shown,
         advice=advice,
         rating=psu.efficiency or "unknown efficiency: DC load shown",
+        circuit=ctx.params.get("circuit", "one 120 V / 15 A circuit"),
     )
