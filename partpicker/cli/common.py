@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+import os
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, NoReturn, TypeVar
@@ -58,6 +60,8 @@ CatalogOpt = Annotated[
     list[Path] | None, typer.Option("--catalog", help="Catalog file or folder (repeatable); default: the bundled one.")
 ]
 AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Price the parts as of this date (YYYY-MM-DD).")]
+
+
 PowerLimitOpt = Annotated[
     int | None,
     typer.Option(
@@ -75,3 +79,60 @@ PartsOpt = Annotated[
         help="Your own parts and prices, on top of the catalog (repeatable); see `partpicker parts path`.",
     ),
 ]
+
+
+OutputOpt = Annotated[
+    Path | None,
+    typer.Option("--output", "-o", help="Write the report to this file (whole or not at all) instead of stdout."),
+]
+
+
+def check_output(path: Path | None) -> None:
+    """Exit 2 before any work if ``--output`` cannot be written."""
+    if path is not None:
+        guarded(lambda: _check_target(path))
+
+
+def emit(text: str, output: Path | None) -> None:
+    """Print ``text``, or write it to ``output`` whole or not at all (exit 2 if that fails)."""
+    if output is None:
+        typer.echo(text)
+    else:
+        guarded(lambda: _write_whole(output, text + "\n"))
+
+
+def _check_target(path: Path) -> None:
+    if str(path) in ("", "."):
+        raise InputError("--output: the path is empty", hint="give a file name, e.g. report.html")
+    if path.is_dir():
+        raise InputError(f"--output {path}: is a folder", hint="give a file name inside it")
+    if path.exists() and (path.is_symlink() or not path.is_file()):
+        raise InputError(f"--output {path}: is not a regular file; not replaced")
+    folder = path.parent
+    if not folder.exists():
+        raise InputError(f"--output {path}: folder {folder} does not exist", hint="create it first")
+    if not folder.is_dir():
+        raise InputError(f"--output {path}: {folder} is a file, not a folder")
+    if not os.access(folder, os.W_OK):
+        raise InputError(f"--output {path}: folder {folder} is not writable")
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """A temporary file beside ``path``, renamed over it once complete."""
+    _check_target(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:100]}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise InputError(f"--output {path}: cannot write ({exc.strerror or exc})") from None
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

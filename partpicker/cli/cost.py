@@ -11,7 +11,18 @@ from typing import Annotated, Protocol
 import typer
 
 from partpicker.build import Build, load_build
-from partpicker.cli.common import AsOfOpt, CatalogOpt, PartsOpt, fail_input, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import (
+    AsOfOpt,
+    CatalogOpt,
+    OutputOpt,
+    PartsOpt,
+    check_output,
+    emit,
+    fail_input,
+    guarded,
+    load_catalog_once,
+    parse_date,
+)
 from partpicker.cost import plot as cost_plot
 from partpicker.cost.formats import COST_FORMATS
 from partpicker.cost.formats.text import money, savings_text
@@ -75,9 +86,11 @@ def cost(
     catalog: CatalogOpt = None,
     parts: PartsOpt = None,
     as_of: AsOfOpt = None,
+    output: OutputOpt = None,
 ) -> None:
     """Compare owning the build with renting cloud GPUs: per month, cumulative, break-even."""
     day = parse_date(as_of, "--as-of")
+    check_output(output)
     prices = parse_prices(price or [])
 
     def run() -> CostResult:
@@ -112,7 +125,7 @@ def cost(
         return result
 
     result = guarded(run)
-    typer.echo(COST_FORMATS[str(getattr(format, "value", format))](result))
+    emit(COST_FORMATS[str(getattr(format, "value", format))](result), output)
 
 
 class _Choice(Protocol):

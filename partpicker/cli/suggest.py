@@ -17,6 +17,8 @@ from partpicker.cli.common import (
     CatalogOpt,
     PartsOpt,
     PowerLimitOpt,
+    check_output,
+    emit,
     fail_input,
     guarded,
     load_catalog_once,
@@ -84,7 +86,12 @@ def suggest(
         bool, typer.Option(help="Accept rules the catalog cannot check (unknown); the answer lists them.")
     ] = False,
     format: Annotated[SuggestFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
-    output: Annotated[Path | None, typer.Option(help="Write the best build as a build file here.")] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output", "-o", help="Write the best build as a build file here (with --format html: the page)."
+        ),
+    ] = None,
     cost: Annotated[bool, typer.Option("--cost", help="Also show what it saves against the cloud.")] = False,
     verified_only: Annotated[
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
@@ -97,6 +104,8 @@ def suggest(
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
     day = parse_date(as_of, "--as-of")
+    if str(format) == "html":
+        check_output(output)
     if start_gpus > gpus:
         fail_input(InputError(f"--start-gpus {start_gpus} is more than --gpus {gpus}"))
     request = Request(
@@ -136,6 +145,9 @@ def suggest(
     solution, report = guarded(run)
     if wall is not None:  # the report again, with wall-circuit on the named circuit
         report = guarded(lambda: workplan.report_of(solution, wall, verified_only=verified_only))
+    if str(format) == "html":  # the page goes to --output (or stdout); no build file
+        emit(SUGGEST_FORMATS["html"](solution, report), output)
+        raise typer.Exit(solution.exit_code)
     typer.echo(SUGGEST_FORMATS[str(format)](solution, report))
     if wall is not None and str(format) == "text":
         typer.echo(workplan.circuit_lines(solution, wall))

@@ -12,7 +12,18 @@ import typer
 from partpicker.build import load_build
 from partpicker.catalog.verified import verified_catalog
 from partpicker.cli import workplan
-from partpicker.cli.common import AsOfOpt, CatalogOpt, PartsOpt, PowerLimitOpt, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import (
+    AsOfOpt,
+    CatalogOpt,
+    OutputOpt,
+    PartsOpt,
+    PowerLimitOpt,
+    check_output,
+    emit,
+    guarded,
+    load_catalog_once,
+    parse_date,
+)
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
 from partpicker.validate.engine import evaluate
@@ -30,6 +41,7 @@ def validate(
     parts: PartsOpt = None,
     as_of: AsOfOpt = None,
     stale_days: Annotated[int, typer.Option(min=1, help="Flag prices older than this many days.")] = STALE_DAYS,
+    output: OutputOpt = None,
     verified_only: Annotated[
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
     ] = False,
@@ -38,6 +50,7 @@ def validate(
 ) -> None:
     """Say whether a build works, rule by rule, with the numbers."""
     day = parse_date(as_of, "--as-of")
+    check_output(output)
     wall = workplan.parse_circuit(circuit)
     builds = []
 
@@ -55,8 +68,9 @@ def validate(
 
     report = guarded(run)
     fmt = str(getattr(format, "value", format))
-    typer.echo(REPORTER_BY_NAME[fmt](report))
+    text = REPORTER_BY_NAME[fmt](report)
     if wall is not None and fmt == "text":
-        typer.echo(workplan.plan_text(builds[0], wall))
+        text += "\n" + workplan.plan_text(builds[0], wall)
+    emit(text, output)
     if report.exit_code(strict):
         raise typer.Exit(report.exit_code(strict))

@@ -111,9 +111,21 @@ def evaluate(
         total_usd=total,
         findings=tuple(findings),
         skipped=tuple(skipped),
+        resolved=build,
+        params=_params(build, rules),
         part_evidence={role: ev.summary(part) for role, part, _count in build.items()},
         verified_only=verified_only,
     )
+
+
+def _params(build: Build, rules: dict[str, RuleSpec]) -> dict[str, dict[str, Any]]:
+    """The effective parameters of each rule of the profile that is turned on."""
+    out = {}
+    for spec in rules_for(build.profile, rules):
+        enabled, params, _severity = settings(spec, build.rules.get(spec.id), build)
+        if enabled:
+            out[spec.id] = params
+    return out
 
 
 def _known_rules(build: Build, rules: dict[str, RuleSpec]) -> None:
