@@ -10,7 +10,6 @@ from typing import Annotated
 import typer
 
 from partpicker.build import load_build
-from partpicker.catalog.verified import verified_catalog
 from partpicker.cli import workplan
 from partpicker.cli.common import (
     AsOfOpt,
@@ -55,10 +54,7 @@ def validate(
     builds = []
 
     def run() -> Report:
-        cat = load_catalog_once(catalog, parts)
-        if verified_only:
-            cat = verified_catalog(cat)
-        build = load_build(build_file, cat)
+        build = load_build(build_file, load_catalog_once(catalog, parts))
         if power_limit is not None:  # the option wins over the file's power_limit_w
             build = replace(build, power_limit_w=power_limit)
         if wall is not None:  # wall-circuit judged on the named circuit
