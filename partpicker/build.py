@@ -6,13 +6,13 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from partpicker import yamlio
-from partpicker.errors import InputError
-from partpicker.models import Case, Cooler, Cpu, Gpu, Motherboard, Part, Psu, Ram, Ssd
+from partpicker.errors import InputError, excerpt, printable
+from partpicker.models import Case, Cooler, Cpu, Day, Gpu, Motherboard, Part, Psu, Ram, Ssd
 
 PROFILES: dict[str, list[str]] = {
     "compat": ["compat"],
@@ -32,7 +32,11 @@ class Resolver(Protocol):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+
+
+MAX_NAME = 300
+"""A part name in a build file is at most this long (a longer one is no catalog name)."""
 
 
 class Counted(_Strict):
@@ -64,9 +68,20 @@ class BuildFile(_Strict):
     name: str | None = None
     profile: Literal["compat", "dl-workstation"] = "dl-workstation"
     target_gpus: int | None = Field(None, ge=1, le=16)
-    as_of: dt.date | None = None
+    as_of: Day | None = None
     parts: PartsSpec
     rules: dict[str, RuleSetting] = Field(default_factory=dict)
+
+    AS_OF_RANGE: ClassVar[tuple[dt.date, dt.date]] = (dt.date(1990, 1, 1), dt.date(2100, 12, 31))
+    """The dates a build may be priced as of (what a PC part catalog can mean; no overflow)."""
+
+    @field_validator("as_of")
+    @classmethod
+    def _as_of_in_range(cls, value: dt.date | None) -> dt.date | None:
+        low, high = cls.AS_OF_RANGE
+        if value is not None and not low <= value <= high:
+            raise ValueError(f"must be from {low} to {high}")
+        return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +259,13 @@ def parse_build(raw: Any, catalog: Resolver, *, path: str = "<build>") -> Build:
         return resolve(category, name) if name else None
 
     def resolve(category: str, name: str) -> Part:
+        if len(name) > MAX_NAME:
+            raise InputError(
+                f"the {category} name {excerpt(name, 60)} is longer than {MAX_NAME} characters",
+                path=path,
+                line=lines.get(category),
+                hint=f"use a catalog id or name (`partpicker catalog list {category}`)",
+            )
         try:
             return catalog.resolve(name, category)
         except LookupError as exc:
@@ -322,7 +344,7 @@ def _explain(err: Any) -> str:
         return f"unknown key {loc!r}"
     if kind == "missing":
         return f"required key {loc!r} is missing"
-    return f"{loc}: {err['msg']} (got {err.get('input')!r})"
+    return f"{loc}: {printable(err['msg'])[:300]} (got {excerpt(err.get('input'))})"
 
 
 def _hint(err: Any) -> str:

@@ -16,6 +16,36 @@ class ExitCode(IntEnum):
     problems, or no build for `suggest`."""
     BAD_INPUT = 2
     """Bad input: a missing or malformed file, an unknown part or key, a broken catalog."""
+    INTERNAL = 70
+    """An internal error: a bug in partpicker, not in the input (EX_SOFTWARE of sysexits.h)."""
+
+
+MAX_MESSAGE = 1500
+"""No error message is longer than this (a hostile input cannot make a huge one)."""
+
+
+def printable(text: str, keep: str = "") -> str:
+    """``text`` with control characters, ANSI escapes and lone surrogates shown escaped
+    (``\\x1b``, ``\\n``, ``\\ud800``), so user strings cannot repaint a terminal or forge lines."""
+    if text.isprintable():
+        return text
+    if "\n" in keep:
+        rest = keep.replace("\n", "")
+        return "\n".join(printable(line, rest) for line in text.split("\n"))
+    return "".join(ch if ch.isprintable() or ch in keep else _escaped(ch) for ch in text)
+
+
+def _escaped(ch: str) -> str:
+    return ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+
+
+def excerpt(value: object, limit: int = 80) -> str:
+    """A short, printable quotation of a user value for a message: ``'abc…' (12,345 chars)``."""
+    text = printable(value if isinstance(value, str) else repr(value))
+    quote = "'" if isinstance(value, str) else ""
+    if len(text) <= limit:
+        return f"{quote}{text}{quote}"
+    return f"{quote}{text[:limit]}...{quote} ({len(text):,} characters)"
 
 
 class InputError(Exception):
@@ -24,11 +54,14 @@ class InputError(Exception):
     exit_code = ExitCode.BAD_INPUT
 
     def __init__(self, what: str, *, path: str | Path | None = None, line: int | None = None, hint: str = "") -> None:
+        what = printable(what, keep="\n")
+        if len(what) > MAX_MESSAGE:
+            what = what[:MAX_MESSAGE] + "... (message cut)"
         super().__init__(what)
         self.what = what
-        self.path = str(path) if path is not None else None
+        self.path = printable(str(path)) if path is not None else None
         self.line = line
-        self.hint = hint
+        self.hint = printable(hint, keep="\n")[:MAX_MESSAGE]
 
     def __str__(self) -> str:
         where = ""
