@@ -4,22 +4,59 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+import math
+import os
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, NoReturn, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
+from typer.core import TyperGroup
 
-from partpicker.catalog import Catalog, load_catalog
-from partpicker.errors import InputError
+from partpicker.build import BuildFile
+from partpicker.catalog import Catalog
+from partpicker.catalog.load import broken_catalog
+from partpicker.errors import ExitCode, InputError, excerpt, printable
 
 T = TypeVar("T")
+
+REPORT_BUG = "this is a bug in partpicker, not in your input: please report it with the command and its input files"
+
+
+class GuardedGroup(TyperGroup):
+    """The app's command group: an unexpected exception is an internal error, exit 70, one line
+    on stderr (the traceback only with ``--debug`` or ``PARTPICKER_DEBUG=1``)."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, typer.TyperException, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            internal_error(exc, debug=bool(ctx.params.get("debug")) or bool(os.environ.get("PARTPICKER_DEBUG")))
+
+
+def internal_error(exc: BaseException, *, debug: bool) -> NoReturn:
+    """Say that partpicker failed (not the input) and exit :attr:`ExitCode.INTERNAL`."""
+    if debug:
+        typer.echo("".join(traceback.format_exception(exc)), err=True, nl=False)
+    what = excerpt(f"{type(exc).__name__}: {exc}", 200).strip("'")
+    more = "" if debug else "; run again with --debug for the traceback"
+    typer.echo(f"internal error: {what}; {REPORT_BUG}{more}", err=True)
+    raise typer.Exit(ExitCode.INTERNAL)
 
 
 def fail_input(exc: InputError) -> NoReturn:
     """Print one clear error and exit 2."""
     typer.echo(f"error: {exc}", err=True)
     raise typer.Exit(exc.exit_code)
+
+
+def emit(text: str) -> None:
+    """Print a result: control characters, ANSI escapes and lone surrogates from user strings
+    are shown escaped (``\\x1b``), so no input can repaint the terminal or crash the encoder."""
+    typer.echo(printable(text, keep="\n"))
 
 
 def guarded(fn: Callable[[], T]) -> T:
@@ -35,16 +72,50 @@ def parse_date(value: str | None, option: str) -> dt.date | None:
     if value is None:
         return None
     try:
-        return dt.date.fromisoformat(value)
+        day = dt.date.fromisoformat(value)
     except ValueError:
-        fail_input(InputError(f"{option} {value!r} is not a date", hint="use YYYY-MM-DD, e.g. 2018-09-01"))
+        fail_input(InputError(f"{option} {excerpt(value)} is not a date", hint="use YYYY-MM-DD, e.g. 2018-09-01"))
+    if not FIRST_DAY <= day <= LAST_DAY:
+        fail_input(InputError(f"{option} {day} is outside {FIRST_DAY} to {LAST_DAY}", hint="use a date near today"))
+    return day
 
 
-def load_catalog_once(paths: Sequence[Path] | None) -> Catalog:
-    """Load the catalog for a command, then move it out of the garbage collector's sight:
-    a command loads one catalog and keeps it to the end, and on a 100k-part catalog the
-    collector's passes over it cost more than the work (benchmarks/README.md)."""
-    catalog = load_catalog(paths)
+FIRST_DAY, LAST_DAY = BuildFile.AS_OF_RANGE
+
+
+def finite(option: str, low: float = 0.0, high: float = 1e9) -> Callable[[float | None], float | None]:
+    """A typer callback: the number must be finite and within [low, high] (no inf, no nan)."""
+
+    def check(value: float | None) -> float | None:
+        if value is not None and not (math.isfinite(value) and low <= value <= high):
+            raise typer.BadParameter(
+                f"must be a finite number from {low:g} to {high:g}, got {value}", param_hint=option
+            )
+        return value
+
+    return check
+
+
+MAX_STALE_DAYS = 36_500
+"""--stale-days at most 100 years (any more is "never stale", and would overflow a date)."""
+
+
+def load_catalog_once(paths: Sequence[Path] | None, allow_broken: bool = False) -> Catalog:
+    """Load the catalog for a command, refusing (or, with ``allow_broken``, warning about) one
+    that `catalog check` would reject (but for its curation-only checks), then move it out of
+    the garbage collector's sight: a command loads one catalog and keeps it to the end, and on
+    a 100k-part catalog the collector's passes over it cost more than the work
+    (benchmarks/README.md)."""
+    from partpicker.catalog.checks import CURATION_ONLY, check_catalog
+
+    catalog, problems = check_catalog(paths, skip=CURATION_ONLY)
+    if problems and not allow_broken:
+        raise broken_catalog(
+            problems, hint="run `partpicker catalog check` to list every problem, or pass --allow-broken-catalog"
+        )
+    if problems:
+        first = broken_catalog(problems)
+        typer.echo(f"warning: using a broken catalog (--allow-broken-catalog): {first}", err=True)
     gc.freeze()
     return catalog
 
@@ -53,3 +124,9 @@ CatalogOpt = Annotated[
     list[Path] | None, typer.Option("--catalog", help="Catalog file or folder (repeatable); default: the bundled one.")
 ]
 AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Price the parts as of this date (YYYY-MM-DD).")]
+AllowBrokenOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-broken-catalog", help="Use a catalog that `catalog check` rejects (a warning instead of exit 2)."
+    ),
+]

@@ -11,7 +11,16 @@ from typing import Annotated, Protocol
 import typer
 
 from partpicker.build import Build, load_build
-from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import (
+    AllowBrokenOpt,
+    AsOfOpt,
+    CatalogOpt,
+    emit,
+    fail_input,
+    guarded,
+    load_catalog_once,
+    parse_date,
+)
 from partpicker.cost import plot as cost_plot
 from partpicker.cost.formats import COST_FORMATS
 from partpicker.cost.formats.text import money, savings_text
@@ -74,6 +83,7 @@ def cost(
     format: Annotated[CostFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
     catalog: CatalogOpt = None,
     as_of: AsOfOpt = None,
+    allow_broken_catalog: AllowBrokenOpt = False,
 ) -> None:
     """Compare owning the build with renting cloud GPUs: per month, cumulative, break-even."""
     day = parse_date(as_of, "--as-of")
@@ -93,7 +103,7 @@ def cost(
         peaks = parse_burst(burst) if burst is not None else None
         if plot is not None:
             cost_plot.check_target(plot)
-        build = load_build(build_file, load_catalog_once(catalog))
+        build = load_build(build_file, load_catalog_once(catalog, allow_broken_catalog))
         machine = machine_from_build(
             build,
             as_of=day,
@@ -111,7 +121,7 @@ def cost(
         return result
 
     result = guarded(run)
-    typer.echo(COST_FORMATS[str(getattr(format, "value", format))](result))
+    emit(COST_FORMATS[str(getattr(format, "value", format))](result))
 
 
 class _Choice(Protocol):

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from partpicker.cli.common import AsOfOpt, CatalogOpt, fail_input, guarded, load_catalog_once, parse_date
+from partpicker import output as write_output
+from partpicker.cli.common import (
+    MAX_STALE_DAYS,
+    AllowBrokenOpt,
+    AsOfOpt,
+    CatalogOpt,
+    emit,
+    fail_input,
+    finite,
+    guarded,
+    load_catalog_once,
+    parse_date,
+)
 from partpicker.errors import InputError
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
@@ -38,29 +48,26 @@ def _pins(values: list[str]) -> dict[str, str]:
     return out
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write a file whole or not at all."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def suggest(
     gpus: Annotated[int, typer.Option(min=1, max=16, help="GPUs the platform must be ready for.")] = 4,
     start_gpus: Annotated[int, typer.Option(min=1, max=16, help="GPUs bought now.")] = 1,
-    budget: Annotated[float | None, typer.Option(min=0, help="Cap on what is bought now, USD.")] = None,
+    budget: Annotated[
+        float | None, typer.Option(min=0, callback=finite("--budget"), help="Cap on what is bought now, USD.")
+    ] = None,
     gpu: Annotated[str | None, typer.Option(help="Pin a GPU model (e.g. 'RTX 3090') or card.")] = None,
-    min_vram: Annotated[float, typer.Option(min=0, help="Least VRAM per card, GB (when --gpu is not given).")] = 11.0,
+    min_vram: Annotated[
+        float,
+        typer.Option(
+            min=0, callback=finite("--min-vram", high=1024), help="Least VRAM per card, GB (when --gpu is not given)."
+        ),
+    ] = 11.0,
     min_storage: Annotated[int, typer.Option(min=0, help="Least boot-drive capacity, GB.")] = 500,
     require: Annotated[list[str] | None, typer.Option(help="Pin a part: ROLE=NAME (repeatable).")] = None,
     exclude: Annotated[list[str] | None, typer.Option(help="Drop a part by id or name (repeatable).")] = None,
     as_of: AsOfOpt = None,
-    stale_days: Annotated[int, typer.Option(min=1, help="Offer parts priced within this many days.")] = STALE_DAYS,
+    stale_days: Annotated[
+        int, typer.Option(min=1, max=MAX_STALE_DAYS, help="Offer parts priced within this many days.")
+    ] = STALE_DAYS,
     catalog: CatalogOpt = None,
     objective: Annotated[
         ObjectiveOpt, typer.Option(help="Minimise the price now, or at full scale.")
@@ -73,9 +80,12 @@ def suggest(
     format: Annotated[SuggestFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
     output: Annotated[Path | None, typer.Option(help="Write the best build as a build file here.")] = None,
     cost: Annotated[bool, typer.Option("--cost", help="Also show what it saves against the cloud.")] = False,
+    allow_broken_catalog: AllowBrokenOpt = False,
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
     day = parse_date(as_of, "--as-of")
+    if output is not None:
+        guarded(lambda: write_output.check_target(output, "--output"))
     if start_gpus > gpus:
         fail_input(InputError(f"--start-gpus {start_gpus} is more than --gpus {gpus}"))
     request = Request(
@@ -97,22 +107,22 @@ def suggest(
 
     def run() -> tuple[Solution, Report | None]:
         rules = load_rules()
-        solution = solve(load_catalog_once(catalog), rules, request)
+        solution = solve(load_catalog_once(catalog, allow_broken_catalog), rules, request)
         # The chosen build's full report: its warnings and, with --allow-unknown, its unknowns.
         report = evaluate(solution.choices[0].build, rules, as_of=solution.as_of) if solution.choices else None
         return solution, report
 
     solution, report = guarded(run)
-    typer.echo(SUGGEST_FORMATS[str(format)](solution, report))
+    emit(SUGGEST_FORMATS[str(format)](solution, report))
     if solution.exit_code:
         raise typer.Exit(solution.exit_code)
     if cost:
         from partpicker.cli import cost as cost_cli
 
-        typer.echo("")
-        typer.echo(guarded(lambda: cost_cli.for_suggestion(solution)))
+        emit("")
+        emit(guarded(lambda: cost_cli.for_suggestion(solution)))
     if output is not None:
-        guarded(lambda: write_atomically(output, build_file(solution)))
+        guarded(lambda: write_output.write_text(output, build_file(solution), "--output"))
 
 
 def register(app: typer.Typer) -> None:

@@ -9,7 +9,16 @@ from typing import Annotated
 import typer
 
 from partpicker.build import load_build
-from partpicker.cli.common import AsOfOpt, CatalogOpt, guarded, load_catalog_once, parse_date
+from partpicker.cli.common import (
+    MAX_STALE_DAYS,
+    AllowBrokenOpt,
+    AsOfOpt,
+    CatalogOpt,
+    emit,
+    guarded,
+    load_catalog_once,
+    parse_date,
+)
 from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
 from partpicker.validate.engine import evaluate
@@ -25,16 +34,19 @@ def validate(
     strict: Annotated[bool, typer.Option(help="Exit 1 on warnings and unknowns too.")] = False,
     catalog: CatalogOpt = None,
     as_of: AsOfOpt = None,
-    stale_days: Annotated[int, typer.Option(min=1, help="Flag prices older than this many days.")] = STALE_DAYS,
+    stale_days: Annotated[
+        int, typer.Option(min=1, max=MAX_STALE_DAYS, help="Flag prices older than this many days.")
+    ] = STALE_DAYS,
+    allow_broken_catalog: AllowBrokenOpt = False,
 ) -> None:
     """Say whether a build works, rule by rule, with the numbers."""
     day = parse_date(as_of, "--as-of")
 
     def run() -> Report:
-        cat = load_catalog_once(catalog)
+        cat = load_catalog_once(catalog, allow_broken_catalog)
         return evaluate(load_build(build_file, cat), load_rules(), as_of=day, stale_days=stale_days)
 
     report = guarded(run)
-    typer.echo(REPORTER_BY_NAME[str(getattr(format, "value", format))](report))
+    emit(REPORTER_BY_NAME[str(getattr(format, "value", format))](report))
     if report.exit_code(strict):
         raise typer.Exit(report.exit_code(strict))

@@ -58,4 +58,4 @@ def _findings(report: Report | None, status: str) -> list[str]:
 
 
 def render(solution: Solution, report: Report | None = None) -> str:
-    return json.dumps(as_dict(solution, report), indent=2)
+    return json.dumps(as_dict(solution, report), indent=2, allow_nan=False)

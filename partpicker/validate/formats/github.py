@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from partpicker.annotations import annotation
+from partpicker.annotations import annotation, escape
 from partpicker.validate.report import Report
 
 LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
@@ -15,5 +15,6 @@ def render(report: Report) -> str:
             continue
         level = LEVEL[f.severity] if f.status == "fail" else "notice"  # unknown: the message says what
         lines.append(annotation(level, f.message, file=report.path, line=f.line, title=f.rule))
-    lines.append(f"{report.build}: verdict {report.verdict}")
+    # Escaped, and not at the start of the line: a build name must not read as a workflow command.
+    lines.append(f"verdict {report.verdict}: {escape(report.build)}")
     return "\n".join(lines)

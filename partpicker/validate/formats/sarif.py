@@ -45,4 +45,4 @@ def render(report: Report) -> str:
             }
         ],
     }
-    return json.dumps(doc, indent=2)
+    return json.dumps(doc, indent=2, allow_nan=False)
