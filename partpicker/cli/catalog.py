@@ -64,6 +64,35 @@ def catalog_diff(
     emit(DIFF_FORMATS[format.value](result))
 
 
+class CoverageFormat(StrEnum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+@app.command("coverage")
+def catalog_coverage(
+    format: Annotated[CoverageFormat, typer.Option("--format", "-f", help="Output format.")] = CoverageFormat.text,
+    category: Annotated[str | None, typer.Option(help="Only this category (cpu, motherboard, ...).")] = None,
+    gaps: Annotated[bool, typer.Option("--gaps", help="List the parts missing each field.")] = False,
+    catalog: CatalogOpt = None,
+) -> None:
+    """Per category and decisive field (what the rules read, and prices): how many parts know
+    it, by evidence kind; the HEDT / workstation / EPYC platforms first."""
+    from partpicker.catalog.coverage import coverage, decisive_fields
+    from partpicker.catalog.coverage_formats import COVERAGE_FORMATS
+    from partpicker.models import CATEGORIES
+    from partpicker.rules.rulebook import load_rules
+
+    if category is not None and category not in CATEGORIES:
+        fail_input(InputError(f"unknown category {category!r}", hint=f"use one of {', '.join(CATEGORIES)}"))
+    cat = guarded(lambda: load_catalog_once(catalog))
+    decisive = decisive_fields(r.reads for r in guarded(load_rules).values())
+    typer.echo(COVERAGE_FORMATS[format.value](coverage(cat, decisive, category), gaps), nl=False)
+    if format is not CoverageFormat.markdown:
+        typer.echo("")
+
+
 @app.command("checks")
 def catalog_checks() -> None:
     """List the ids of the catalog checks."""

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from partpicker import output as write_output
+from partpicker.catalog.verified import verified_catalog
 from partpicker.cli.common import (
     MAX_STALE_DAYS,
     AllowBrokenOpt,
@@ -81,6 +82,9 @@ def suggest(
     output: Annotated[Path | None, typer.Option(help="Write the best build as a build file here.")] = None,
     cost: Annotated[bool, typer.Option("--cost", help="Also show what it saves against the cloud.")] = False,
     allow_broken_catalog: AllowBrokenOpt = False,
+    verified_only: Annotated[
+        bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
+    ] = False,
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
     day = parse_date(as_of, "--as-of")
@@ -107,9 +111,13 @@ def suggest(
 
     def run() -> tuple[Solution, Report | None]:
         rules = load_rules()
-        solution = solve(load_catalog_once(catalog, allow_broken_catalog), rules, request)
+        cat = load_catalog_once(catalog, allow_broken_catalog)
+        if verified_only:  # recalled facts unknown; parts that cannot be without one are left out
+            cat = verified_catalog(cat, drop_unverifiable=True)
+        solution = solve(cat, rules, request)
         # The chosen build's full report: its warnings and, with --allow-unknown, its unknowns.
-        report = evaluate(solution.choices[0].build, rules, as_of=solution.as_of) if solution.choices else None
+        best = solution.choices[0].build if solution.choices else None
+        report = evaluate(best, rules, as_of=solution.as_of, verified_only=verified_only) if best else None
         return solution, report
 
     solution, report = guarded(run)

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from partpicker.build import load_build
+from partpicker.catalog.verified import verified_catalog
 from partpicker.cli.common import (
     MAX_STALE_DAYS,
     AllowBrokenOpt,
@@ -38,13 +39,19 @@ def validate(
         int, typer.Option(min=1, max=MAX_STALE_DAYS, help="Flag prices older than this many days.")
     ] = STALE_DAYS,
     allow_broken_catalog: AllowBrokenOpt = False,
+    verified_only: Annotated[
+        bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
+    ] = False,
 ) -> None:
     """Say whether a build works, rule by rule, with the numbers."""
     day = parse_date(as_of, "--as-of")
 
     def run() -> Report:
         cat = load_catalog_once(catalog, allow_broken_catalog)
-        return evaluate(load_build(build_file, cat), load_rules(), as_of=day, stale_days=stale_days)
+        if verified_only:
+            cat = verified_catalog(cat)
+        build = load_build(build_file, cat)
+        return evaluate(build, load_rules(), as_of=day, stale_days=stale_days, verified_only=verified_only)
 
     report = guarded(run)
     emit(REPORTER_BY_NAME[str(getattr(format, "value", format))](report))

@@ -11,6 +11,7 @@ from partpicker.errors import InputError, excerpt
 from partpicker.pricing import STALE_DAYS, price_lines, today, total_usd
 from partpicker.rules.checks import CHECKS, Context, Outcome, Unknown
 from partpicker.rules.rulebook import SEVERITY_RANK, Param, RuleSpec, render, rules_for
+from partpicker.validate import evidence as ev
 from partpicker.validate.report import Finding, Report, Skipped
 
 KIND = {"int": "a whole number", "float": "a number", "str": "a string", "bool": "true or false"}
@@ -101,14 +102,18 @@ def evaluate(
     *,
     as_of: dt.date | None = None,
     stale_days: int = STALE_DAYS,
+    verified_only: bool = False,
 ) -> Report:
-    """Validate ``build`` under its profile."""
+    """Validate ``build`` under its profile. ``verified_only``: a rule that reads a recalled
+    fact cannot pass (give it a build whose optional recalled facts are already nulled,
+    :func:`partpicker.catalog.verified.without_recalled`, so that only what no rule can do
+    without, such as a recalled socket, is left to this)."""
     _known_rules(build, rules)
     findings: list[Finding] = []
     skipped: list[Skipped] = []
     layouts: dict[Any, Any] = {}
     for spec in rules_for(build.profile, rules):
-        found = _finding(spec, build, layouts)
+        found = _finding(spec, build, layouts, verified_only)
         if isinstance(found, Skipped):
             skipped.append(found)
         else:
@@ -129,6 +134,8 @@ def evaluate(
         total_usd=total,
         findings=tuple(findings),
         skipped=tuple(skipped),
+        part_evidence={role: ev.summary(part) for role, part, _count in build.items()},
+        verified_only=verified_only,
     )
 
 
@@ -144,8 +151,8 @@ def _known_rules(build: Build, rules: dict[str, RuleSpec]) -> None:
             )
 
 
-def _finding(spec: RuleSpec, build: Build, layouts: dict[Any, Any]) -> Finding | Skipped:
-    """One rule's finding on the build, or why it was skipped."""
+def _finding(spec: RuleSpec, build: Build, layouts: dict[Any, Any], verified_only: bool) -> Finding | Skipped:
+    """One rule's finding on the build with the evidence it read, or why it was skipped."""
     enabled, params, severity = settings(spec, build.rules.get(spec.id), build)
     if not enabled:
         return Skipped(spec.id, "turned off in the build file")
@@ -154,7 +161,20 @@ def _finding(spec: RuleSpec, build: Build, layouts: dict[Any, Any]) -> Finding |
         return Skipped(spec.id, f"the build has no {', '.join(absent)}")
     outcome = run_rule(spec, build, params, layouts)
     line = next((build.lines[r] for r in spec.roles if build.lines.get(r)), None)
-    return Finding(spec.id, spec.title, severity, outcome.status, tuple(spec.roles), message(spec, outcome), line)
+    facts = ev.evidence_for(spec, build)
+    status, text = _unless_recalled(outcome.status, message(spec, outcome), facts, verified_only)
+    return Finding(spec.id, spec.title, severity, status, tuple(spec.roles), text, line, facts)
+
+
+def _unless_recalled(
+    status: str, text: str, facts: tuple[ev.FactEvidence, ...], verified_only: bool
+) -> tuple[str, str]:
+    """With ``verified_only``, a pass that read a recalled fact is *unknown*, naming the facts."""
+    recalled = ev.recalled(facts) if verified_only else []
+    if not recalled or status != "pass":
+        return status, text
+    named = ", ".join(f"{f.field} of {f.name}" for f in recalled)
+    return "unknown", f"not checked: rests on recalled {named} (--verified-only)"
 
 
 def verdict_of(findings: list[Finding]) -> str:

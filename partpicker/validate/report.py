@@ -8,6 +8,7 @@ from typing import Any
 
 from partpicker.errors import ExitCode
 from partpicker.pricing import PartLine
+from partpicker.validate.evidence import FactEvidence
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,18 @@ class Finding:
     """What was found, with the numbers."""
     line: int | None = None
     """Line in the build file of the first role the rule names, for annotations."""
+    evidence: tuple[FactEvidence, ...] = ()
+    """The evidence of each known fact the rule read (its ``reads:``), per role part."""
+
+    @property
+    def weak(self) -> tuple[FactEvidence, ...]:
+        """The facts it read that are only derived or recalled."""
+        return tuple(e for e in self.evidence if e.weak)
+
+    @property
+    def rests_on_weak(self) -> bool:
+        """A pass that rests on derived or recalled facts: marked, and listed under 'verify'."""
+        return self.status == "pass" and bool(self.weak)
 
 
 @dataclass(frozen=True)
@@ -53,6 +66,21 @@ class Report:
     total_usd: float
     findings: tuple[Finding, ...]
     skipped: tuple[Skipped, ...] = field(default_factory=tuple)
+    part_evidence: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    """Per role, its part's known spec fields grouped by evidence kind (see evidence.summary)."""
+    verified_only: bool = False
+    """Whether recalled facts were treated as unknown (``--verified-only``)."""
+
+    @property
+    def verify(self) -> tuple[FactEvidence, ...]:
+        """'Verify before you buy': the derived or recalled facts the passing rules rest on,
+        each once, in finding order."""
+        seen: dict[tuple[str, str], FactEvidence] = {}
+        for f in self.findings:
+            if f.rests_on_weak:
+                for e in f.weak:
+                    seen.setdefault((e.part, e.field), e)
+        return tuple(seen.values())
 
     def exit_code(self, strict: bool = False) -> ExitCode:
         """FINDINGS if the verdict is fail (``strict``: or any rule did not pass), else CLEAN."""
@@ -87,13 +115,23 @@ class Report:
             },
             "total_usd": self.total_usd,
             "unpriced": self.unpriced,
-            "findings": [
-                {
-                    k: (list(v) if isinstance(v, tuple) else v)
-                    for k, v in asdict(f).items()
-                    if k not in ("line", "title")
-                }
-                for f in self.findings
-            ],
+            "findings": [_finding_dict(f) for f in self.findings],
             "skipped": [asdict(s) for s in self.skipped],
+            "verified_only": self.verified_only,
+            "verify": [e.to_dict() for e in self.verify],
+            "part_evidence": self.part_evidence,
         }
+
+
+def _finding_dict(f: Finding) -> dict[str, Any]:
+    """One finding's JSON: its fields (no line or title), with its evidence list."""
+    out: dict[str, Any] = {
+        "rule": f.rule,
+        "severity": f.severity,
+        "status": f.status,
+        "roles": list(f.roles),
+        "message": f.message,
+    }
+    out["evidence"] = [e.to_dict() for e in f.evidence]
+    out["rests_on_weak_evidence"] = f.rests_on_weak
+    return out

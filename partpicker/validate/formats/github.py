@@ -15,6 +15,17 @@ def render(report: Report) -> str:
             continue
         level = LEVEL[f.severity] if f.status == "fail" else "notice"  # unknown: the message says what
         lines.append(annotation(level, f.message, file=report.path, line=f.line, title=f.rule))
+    if report.verify:
+        facts = "; ".join(f"{e.name} {e.field} ({e.kind})" for e in report.verify)
+        lines.append(
+            annotation(
+                "notice",
+                f"passes rest on derived or recalled facts, verify before you buy: {facts}",
+                file=report.path,
+                line=None,
+                title="verify before you buy",
+            )
+        )
     # Escaped, and not at the start of the line: a build name must not read as a workflow command.
     lines.append(f"verdict {report.verdict}: {escape(report.build)}")
     return "\n".join(lines)

@@ -28,6 +28,7 @@ def render(report: Report) -> str:
                 "locations": [location],
             }
         )
+    results.extend(_verify_results(report))
     rules = sorted({f.rule: f.title for f in report.findings}.items())
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -42,7 +43,27 @@ def render(report: Report) -> str:
                     }
                 },
                 "results": results,
+                "properties": {"verify": [e.to_dict() for e in report.verify]},
             }
         ],
     }
     return json.dumps(doc, indent=2, allow_nan=False)
+
+
+def _verify_results(report: Report) -> list[dict[str, Any]]:
+    """One note per passing rule that rests on derived or recalled facts."""
+    out = []
+    for f in report.findings:
+        if not f.rests_on_weak:
+            continue
+        facts = ", ".join(f"{e.name} {e.field} ({e.kind})" for e in f.weak)
+        out.append(
+            {
+                "ruleId": f.rule,
+                "level": "note",
+                "message": {"text": f"passes on derived or recalled facts, verify before you buy: {facts}"},
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": report.path or report.build}}}],
+                "properties": {"evidence": [e.to_dict() for e in f.weak]},
+            }
+        )
+    return out

@@ -3,7 +3,10 @@ was not checked and why."""
 
 from __future__ import annotations
 
-from partpicker.validate.report import Report
+import textwrap
+
+from partpicker.validate.evidence import summary_text
+from partpicker.validate.report import Finding, Report
 
 BANNERS = {
     "pass": "No issues or incompatibilities found.",
@@ -12,6 +15,8 @@ BANNERS = {
 }
 WARN_BANNER = "Warning! These parts have potential issues."
 MARK = {"pass": "ok", "fail": "FAIL", "unknown": "??"}
+WIDTH = 110
+WEAK_LEGEND = "ok* = passes on derived or recalled facts: see 'Verify before you buy'"
 
 
 def money(usd: float | None) -> str:
@@ -28,11 +33,13 @@ def render(report: Report) -> str:
     out.append(
         f"profile {report.profile}; rules evaluated for {report.target_gpus} GPU(s), "
         f"{report.installed_gpus} installed; prices as of {report.as_of}"
+        + ("; recalled facts treated as unknown (--verified-only)" if report.verified_only else "")
     )
     out.append("")
     out.extend(_parts(report))
     out.append("")
     out.extend(_rules(report))
+    out.extend(_verify(report))
     out.append("")
     out.append(
         "Not checked by any rule: BIOS versions, cable lengths, RAM QVL, cooler clearance to RAM, "
@@ -52,8 +59,28 @@ def _parts(report: Report) -> list[str]:
             else "  (no price on or before that date)"
         )
         out.append(f"  {role:<12} {money(p.usd)}  {count}{p.name}{when}")
+        if role in report.part_evidence:
+            out.append(f"  {'':<12} {'':>10}  evidence: {summary_text(report.part_evidence[role])}")
     unpriced = f"  ({len(report.unpriced)} part(s) unpriced)" if report.unpriced else ""
     out.append(f"  {'total':<12} {money(report.total_usd)}{unpriced}")
+    return out
+
+
+def _mark(f: Finding) -> str:
+    return "ok*" if f.rests_on_weak else MARK[f.status]
+
+
+def _verify(report: Report) -> list[str]:
+    """The derived and recalled facts the passing rules rest on: what to check, and where."""
+    facts = report.verify
+    if not facts:
+        return []
+    out = ["", "Verify before you buy"]
+    for e in facts:
+        text = f"{e.name}: {e.field} ({e.kind}) - {e.what_to_check()}"
+        out.extend(
+            textwrap.wrap(text, width=WIDTH, initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False)
+        )
     return out
 
 
@@ -63,7 +90,9 @@ def _rules(report: Report) -> list[str]:
     for f in report.findings:
         if f.status == "unknown":
             continue
-        out.append(f"  [{MARK[f.status]:>4}] {f.rule} ({f.severity}): {f.message}")
+        out.append(f"  [{_mark(f):>4}] {f.rule} ({f.severity}): {f.message}")
+    if any(f.rests_on_weak for f in report.findings):
+        out.append(f"  {WEAK_LEGEND}")
     unknown = [f for f in report.findings if f.status == "unknown"]
     if unknown or report.skipped:
         out.append("")
