@@ -3,16 +3,31 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from partpicker import yamlio
 from partpicker.errors import InputError, excerpt, printable
-from partpicker.models import Case, Cooler, Cpu, Day, Gpu, Motherboard, Part, Psu, Ram, Ssd
+from partpicker.models import (
+    CATEGORIES,
+    Case,
+    Cooler,
+    Cpu,
+    Day,
+    Gpu,
+    Motherboard,
+    Part,
+    Price,
+    Psu,
+    Ram,
+    Ssd,
+    spec_fields,
+)
 
 PROFILES: dict[str, list[str]] = {
     "compat": ["compat"],
@@ -30,6 +45,22 @@ class Resolver(Protocol):
         """The part of ``category`` that ``name`` names; ``LookupError`` if none or several."""
         ...
 
+    def provenance(self, part: Part) -> Provenance:
+        """Where ``part`` and any of its prices came from, when not the bundled catalog."""
+        ...
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a part came from when not from the bundled catalog, and the prices the user gave."""
+
+    origin: str | None = None
+    """E.g. "your parts file parts.yaml:12", "generic part: from its name"; None: the catalog."""
+    user_prices: tuple[Price, ...] = ()
+    """Price points that came from the user (a parts file, a price import, the build file)."""
+    prices_from: str | None = None
+    """Where those price points came from (a file, or several)."""
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
@@ -39,24 +70,45 @@ MAX_NAME = 300
 """A part name in a build file is at most this long (a longer one is no catalog name)."""
 
 
-class Counted(_Strict):
-    """A part with a count: ``{part: NAME, count: N}``."""
+class PriceIn(_Strict):
+    """A price given in a build file: ``{usd: 450, date: 2025-06-01, source: my receipt}``."""
 
-    part: str = Field(min_length=1)
+    usd: float = Field(gt=0, le=1_000_000)
+    date: Day | None = None
+    source: str = Field("the build file", min_length=1)
+    kind: Literal["msrp", "street", "used"] = "street"
+
+
+class Counted(_Strict):
+    """A part with a count and, optionally, its price: ``{part: NAME, count: N, price: 450}``;
+    or a part given by its specs: ``{spec: {name: ..., <the category's fields>}}``."""
+
+    part: str | None = Field(None, min_length=1)
+    spec: dict[str, Any] | None = None
     count: int = Field(1, ge=1, le=16)
+    price: float | PriceIn | None = None
+
+    @model_validator(mode="after")
+    def _one_way(self) -> Counted:
+        if (self.part is None) == (self.spec is None):
+            raise ValueError("give either `part:` (a name) or `spec:` (the part's fields)")
+        return self
+
+
+Entry = str | Counted
 
 
 class PartsSpec(_Strict):
     """The ``parts:`` mapping of a build file."""
 
-    cpu: str | None = None
-    motherboard: str | None = None
-    gpu: str | Counted | None = None
-    ram: str | Counted | None = None
-    ssd: str | list[str] | None = None
-    psu: str | None = None
-    case: str | None = None
-    cooler: str | None = None
+    cpu: Entry | None = None
+    motherboard: Entry | None = None
+    gpu: Entry | None = None
+    ram: Entry | None = None
+    ssd: Entry | list[Entry] | None = None
+    psu: Entry | None = None
+    case: Entry | None = None
+    cooler: Entry | None = None
 
 
 RuleSetting = Literal["off"] | bool | dict[str, Any]
@@ -112,6 +164,8 @@ class Build:
     as_of: dt.date | None = None
     path: str | None = None
     lines: dict[str, int] = field(default_factory=dict)
+    provenance: Mapping[str, Provenance] = field(default_factory=dict)
+    """Where parts not from the bundled catalog, and prices the user gave, came from (by part id)."""
 
     @classmethod
     def of(
@@ -251,57 +305,171 @@ def load_build(path: str | Path, catalog: Resolver) -> Build:
 
 
 def parse_build(raw: Any, catalog: Resolver, *, path: str = "<build>") -> Build:
-    """Validate a loaded build document and resolve its parts against ``catalog``."""
+    """Validate a loaded build document and resolve its parts against ``catalog``.
+
+    Every name that does not resolve is reported at once: one :class:`InputError` listing
+    each with its line and candidates.
+    """
     spec = _validated(raw, path)
     lines = _lines(raw)
-
-    def find(category: str, name: str | None) -> Part | None:
-        return resolve(category, name) if name else None
-
-    def resolve(category: str, name: str) -> Part:
-        if len(name) > MAX_NAME:
-            raise InputError(
-                f"the {category} name {excerpt(name, 60)} is longer than {MAX_NAME} characters",
-                path=path,
-                line=lines.get(category),
-                hint=f"use a catalog id or name (`partpicker catalog list {category}`)",
-            )
-        try:
-            return catalog.resolve(name, category)
-        except LookupError as exc:
-            raise InputError(
-                str(exc),
-                path=path,
-                line=lines.get(category),
-                hint=f"use a catalog id or name (`partpicker catalog list {category}`)",
-            ) from None
-
+    reader = _PartReader(raw, catalog, path, spec.as_of)
     p = spec.parts
-    gpu_name, gpu_count = _counted(p.gpu)
-    ram_name, ram_count = _counted(p.ram)
-    ssd_names = [p.ssd] if isinstance(p.ssd, str) else list(p.ssd or [])
-    gpu = find("gpu", gpu_name)  # first, as the error a file gets depends on it
-    parts: dict[str, Part | Sequence[Part] | None] = {
-        "cpu": find("cpu", p.cpu),
-        "motherboard": find("motherboard", p.motherboard),
-        "gpu": gpu,
-        "ram": find("ram", ram_name),
-        "ssd": [resolve("ssd", n) for n in ssd_names],
-        "psu": find("psu", p.psu),
-        "case": find("case", p.case),
-        "cooler": find("cooler", p.cooler),
+    entries: dict[str, list[Entry]] = {
+        role: ([value] if not isinstance(value, list) else list(value))
+        for role in ROLES
+        if (value := getattr(p, role)) is not None
     }
+    parts: dict[str, Part | Sequence[Part] | None] = {}
+    counts: dict[str, int] = {}
+    for role, found in entries.items():
+        resolved = [reader.part(role, i if role == "ssd" else None, e) for i, e in enumerate(found)]
+        if role != "ssd":
+            counts[role] = _count(found[0], role, raw, path)
+        parts[role] = [r for r in resolved if r is not None]
+    reader.raise_problems(lines)
+    installed = counts.get("gpu", 0) if parts.get("gpu") else 0
     return Build.of(
         spec.name or Path(path).stem,
         spec.profile,
-        target_for(spec.profile, spec.target_gpus, gpu_count if gpu else 0),
+        target_for(spec.profile, spec.target_gpus, installed),
         parts,
-        {"gpu": gpu_count, "ram": ram_count},
+        counts,
         rules=dict(spec.rules),
         as_of=spec.as_of,
         path=path,
         lines=lines,
+        provenance=reader.provenance,
     )
+
+
+COUNTED_ROLES = ("gpu", "ram")
+
+
+def _count(entry: Entry, role: str, raw: Any, path: str) -> int:
+    """How many of the part the entry asks for (only GPUs and RAM kits come several)."""
+    count = entry.count if isinstance(entry, Counted) else 1
+    if count > 1 and role not in COUNTED_ROLES:
+        raise InputError(
+            f"parts.{role}: a count of {count}; only gpu and ram take a count",
+            path=path,
+            line=yamlio.line_of(raw, ["parts", role, "count"]),
+            hint="list several drives under `ssd:`; other roles hold one part",
+        )
+    return count
+
+
+class _PartReader:
+    """Resolves a build file's entries to parts, collecting every unresolvable name."""
+
+    def __init__(self, raw: Any, catalog: Resolver, path: str, as_of: dt.date | None) -> None:
+        self.raw, self.catalog, self.path, self.as_of = raw, catalog, path, as_of
+        self.problems: list[tuple[int | None, str, str]] = []
+        self.provenance: dict[str, Provenance] = {}
+
+    def part(self, role: str, index: int | None, entry: Entry) -> Part | None:
+        """The part an entry names or gives, with its price if given; None (noted) if unresolved."""
+        loc: list[int | str] = ["parts", role] + ([index] if index is not None else [])
+        if isinstance(entry, str):
+            return self._named(role, entry, loc)
+        if entry.spec is not None:
+            made = inline_part(role, entry.spec, self.raw, [*loc, "spec"], self.path)
+            line = yamlio.line_of(self.raw, [*loc, "spec"])
+            self.provenance[made.id] = Provenance(f"your spec in the build file {self.path}:{line}")
+            part: Part | None = made
+        else:
+            part = self._named(role, entry.part or "", [*loc, "part"])
+        if part is not None and entry.price is not None:
+            part = self._priced(part, entry.price)
+        return part
+
+    def _named(self, role: str, name: str, loc: list[int | str]) -> Part | None:
+        if len(name) > MAX_NAME:
+            line = yamlio.line_of(self.raw, loc)
+            self.problems.append((line, role, f"the name {excerpt(name, 60)} is longer than {MAX_NAME} characters"))
+            return None
+        try:
+            part = self.catalog.resolve(name, role)
+        except LookupError as exc:
+            line = yamlio.line_of(self.raw, loc)
+            self.problems.append((line, role, str(exc)))
+            return None
+        known = self.catalog.provenance(part)
+        if known.origin or known.user_prices:
+            self.provenance[part.id] = known
+        return part
+
+    def _priced(self, part: Part, price: float | PriceIn) -> Part:
+        given = PriceIn(usd=price) if isinstance(price, float | int) else price
+        point = Price(
+            usd=given.usd, date=given.date or self.as_of or dt.date.today(), source=given.source, kind=given.kind
+        )
+        before = self.provenance.get(part.id, Provenance())
+        self.provenance[part.id] = Provenance(
+            before.origin, (*before.user_prices, point), _joined(before.prices_from, f"your build file {self.path}")
+        )
+        return part.model_copy(update={"prices": [*part.prices, point]})
+
+    def raise_problems(self, lines: dict[str, int]) -> None:
+        """One error listing every name that did not resolve, each with its line."""
+        if not self.problems:
+            return
+        if len(self.problems) == 1:
+            line, role, text = self.problems[0]
+            raise InputError(
+                f"{role}: {text}",
+                path=self.path,
+                line=line,
+                hint=f"use a catalog id or name (`partpicker find NAME -c {role}`), or `--parts FILE`",
+            )
+        body = "\n".join(f"line {line}: {role}: " + text.replace("\n", "\n  ") for line, role, text in self.problems)
+        raise InputError(
+            f"{len(self.problems)} parts could not be resolved:\n{body}",
+            path=self.path,
+            line=self.problems[0][0],
+            hint="use catalog ids or names (`partpicker find NAME`), or add your own parts (`--parts FILE`)",
+        )
+
+
+def _joined(before: str | None, now: str) -> str:
+    return now if before in (None, now) else f"{before}; {now}"
+
+
+def inline_part(role: str, fields: dict[str, Any], raw: Any, loc: list[int | str], path: str) -> Part:
+    """A part given by its specs in a build file (``{spec: {name: ..., fields...}}``).
+
+    ``id`` defaults to a slug of the name, ``brand`` to "custom", ``sources`` to the build file.
+    """
+    cls = CATEGORIES[role]
+    name = fields.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise InputError(
+            f"parts.{role}.spec needs a `name:`", path=path, line=yamlio.line_of(raw, loc), hint=_spec_hint(cls)
+        )
+    filled = {
+        "id": _slug(f"inline-{role}-{name}"),
+        "brand": "custom",
+        "sources": [f"your build file {path}"],
+        **fields,
+    }
+    try:
+        return cls.model_validate(filled)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err["loc"])
+        raise InputError(
+            f"parts.{role}.spec.{printable(where)[:100]}: {printable(str(err['msg']))[:300]}",
+            path=path,
+            line=yamlio.line_of(raw, [*loc, *err["loc"]]),
+            hint=_spec_hint(cls),
+        ) from None
+
+
+def _spec_hint(cls: type[Part]) -> str:
+    return f"a {cls.category} spec has `name:` and: {', '.join(spec_fields(cls))}"
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-")[:80].strip("-")
 
 
 def _lines(raw: dict[str, Any]) -> dict[str, int]:
@@ -329,14 +497,6 @@ def _validated(raw: Any, path: str) -> BuildFile:
         raise InputError(_explain(err), path=path, line=yamlio.line_of(raw, err["loc"]), hint=_hint(err)) from None
 
 
-def _counted(value: str | Counted | None) -> tuple[str | None, int]:
-    if value is None:
-        return None, 0
-    if isinstance(value, str):
-        return value, 1
-    return value.part, value.count
-
-
 def _explain(err: Any) -> str:
     loc = ".".join(str(x) for x in err["loc"] if not str(x).startswith(("str", "Counted", "list[", "literal", "bool")))
     kind = err["type"]
@@ -344,13 +504,14 @@ def _explain(err: Any) -> str:
         return f"unknown key {loc!r}"
     if kind == "missing":
         return f"required key {loc!r} is missing"
-    return f"{loc}: {printable(err['msg'])[:300]} (got {excerpt(err.get('input'))})"
+    return f"{loc}: {printable(str(err['msg']))[:300]} (got {excerpt(err.get('input'))})"
 
 
 def _hint(err: Any) -> str:
     if err["type"] == "extra_forbidden":
         return (
             "allowed keys: name, profile, target_gpus, as_of, parts, rules; "
-            "parts: cpu, motherboard, gpu, ram, ssd, psu, case, cooler"
+            "parts: cpu, motherboard, gpu, ram, ssd, psu, case, cooler; "
+            "a part is a name or {part: NAME, count: N, price: USD} or {spec: {name: ..., fields...}}"
         )
     return "see examples/article-2018.yaml for the format"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+import platformdirs
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -27,3 +30,24 @@ def rules_dir() -> Path:
 def examples_dir() -> Path:
     """The example builds (present in a source checkout only)."""
     return _PACKAGE.parent / "examples"
+
+
+def user_config_dir() -> Path:
+    """The platform's config folder for partpicker (``platformdirs.user_config_dir``):
+    ~/.config/partpicker on Linux (or $XDG_CONFIG_HOME/partpicker), ~/Library/Application
+    Support/partpicker on macOS, %LOCALAPPDATA%\\partpicker on Windows; $PARTPICKER_CONFIG_DIR
+    if set (tests set it, so that no one's own parts leak into them)."""
+    override = os.environ.get("PARTPICKER_CONFIG_DIR")
+    if override:
+        return Path(override)
+    return Path(platformdirs.user_config_dir("partpicker", appauthor=False))
+
+
+def user_parts_file() -> Path:
+    """Your own parts and prices, read by every command on top of the bundled catalog."""
+    return user_config_dir() / "parts.yaml"
+
+
+def user_prices_file() -> Path:
+    """The prices `partpicker prices import` writes (read after ``parts.yaml``)."""
+    return user_config_dir() / "prices.yaml"

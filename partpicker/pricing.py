@@ -55,6 +55,10 @@ class PartLine:
     price_date: dt.date | None
     price_source: str | None
     stale: bool
+    origin: str | None = None
+    """Where the part came from when not the bundled catalog (a user file, generic, inline)."""
+    price_from_user: str | None = None
+    """Where the price used came from, when the user gave it (a parts file, the build file)."""
 
 
 def price_lines(build: Build, day: dt.date, stale_days: int = STALE_DAYS) -> dict[str, PartLine]:
@@ -62,6 +66,8 @@ def price_lines(build: Build, day: dt.date, stale_days: int = STALE_DAYS) -> dic
     out: dict[str, PartLine] = {}
     for role, part, count in build.items():
         point = price_of(part, day)
+        known = build.provenance.get(part.id)
+        from_user = known.prices_from if known and point is not None and point in known.user_prices else None
         out[role] = PartLine(
             id=part.id,
             name=part.name,
@@ -70,6 +76,8 @@ def price_lines(build: Build, day: dt.date, stale_days: int = STALE_DAYS) -> dic
             price_date=point.date if point else None,
             price_source=point.source if point else None,
             stale=bool(point and is_stale(point, day, stale_days)),
+            origin=known.origin if known else None,
+            price_from_user=from_user,
         )
     return out
 

@@ -54,6 +54,14 @@ def _catalog_parsed_once() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_user_parts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No one's own parts file (`partpicker parts path`) reaches the tests."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PARTPICKER_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
+        yield
+
+
 @pytest.fixture(scope="session")
 def catalog() -> Catalog:
     return load_catalog()

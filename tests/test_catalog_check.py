@@ -27,7 +27,8 @@ def test_every_fixture_has_an_expectation() -> None:
 def test_defect_is_caught_by_its_check_on_its_line(name: str) -> None:
     check_id, line = EXPECTED[name]
     assert check_id in all_checks()
-    _, problems = check_catalog([INVALID / name])
+    _, found = check_catalog([INVALID / name])
+    problems = [p for p in found if p.severity == "error"]  # the fixtures' parts have no evidence default
     assert [(p.check, p.line) for p in problems] == [(check_id, line)], problems
     result = runner.invoke(app, ["catalog", "check", str(INVALID / name), "--format", "github"])
     assert result.exit_code == 1
@@ -42,7 +43,8 @@ def test_clean_fixture_passes() -> None:
 
 def test_bundled_catalog_is_clean() -> None:
     catalog, problems = check_catalog()
-    assert problems == []
+    assert [p for p in problems if p.severity == "error"] == []
+    assert {p.check for p in problems} <= {"evidence-default", "evidence-unknown"}  # warnings only
     assert len(catalog) >= 280
 
 
@@ -65,3 +67,20 @@ def test_broken_catalog_stops_validate_with_exit_2(tmp_path) -> None:
     assert result.exit_code == 2
     assert f"{shelf / 'gpu.yaml'}:7: broken catalog entry" in result.stderr
     assert "partpicker catalog check" in result.stderr
+
+
+def test_evidence_warnings_name_the_line_and_pass() -> None:
+    folder = DATA / "catalogs" / "warnings"
+    _, problems = check_catalog([folder])
+    found = [(p.check, p.line, p.severity, p.part_id) for p in problems]
+    assert found == [
+        ("evidence-default", 4, "warning", "example-cpu-no-default"),
+        ("evidence-unknown", 17, "warning", "example-cpu-evidence-for-nothing"),
+    ]
+    result = runner.invoke(app, ["catalog", "check", str(folder)])
+    assert result.exit_code == 0
+    assert "no problems, 2 warning(s) in 2 parts" in result.stdout
+    doc = json.loads(runner.invoke(app, ["catalog", "check", str(folder), "-f", "json"]).stdout)
+    assert doc["ok"] is True and {p["severity"] for p in doc["problems"]} == {"warning"}
+    gh = runner.invoke(app, ["catalog", "check", str(folder), "-f", "github"]).stdout
+    assert gh.count("::warning file=") == 2

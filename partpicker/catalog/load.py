@@ -15,7 +15,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from partpicker import yamlio
+from partpicker.build import Provenance
 from partpicker.catalog import resolve
+from partpicker.catalog.generic import GENERIC_BRAND, GENERIC_ORIGIN
 from partpicker.errors import InputError, excerpt, printable
 from partpicker.models import CATEGORIES, Part
 from partpicker.paths import catalog_dir
@@ -30,6 +32,8 @@ class Problem:
     line: int | None
     message: str
     part_id: str | None = None
+    severity: str = "error"
+    """error (``catalog check`` exits 1) or warning (reported; the check still passes)."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,8 @@ class Catalog:
         self.parts: dict[str, Part] = {}
         self.origin: dict[str, Origin] = {}
         self.by_category: dict[str, list[Part]] = {cat: [] for cat in CATEGORIES}
+        self.overlay: dict[str, Provenance] = {}
+        """Parts and prices that came from the user (parts files, price imports), by part id."""
 
     def add(self, part: Part, origin: Origin) -> None:
         self.parts[part.id] = part
@@ -64,6 +70,29 @@ class Catalog:
         """Find a part of ``category`` by id, exact name, alias, or a clear fuzzy match
         (:func:`partpicker.catalog.resolve.resolve`); ``LookupError`` lists the candidates."""
         return resolve.resolve(self, name, category)
+
+    def provenance(self, part: Part) -> Provenance:
+        """Where ``part`` and its user prices came from (empty for a bundled part)."""
+        found = self.overlay.get(part.id)
+        if found is not None:
+            return found
+        if part.brand == GENERIC_BRAND and part.id.startswith("generic-") and part.id not in self.parts:
+            return Provenance(GENERIC_ORIGIN)
+        return Provenance()
+
+    def copy(self) -> Catalog:
+        """A catalog with the same parts that can be added to without changing this one."""
+        out = Catalog()
+        out.parts, out.origin, out.overlay = dict(self.parts), dict(self.origin), dict(self.overlay)
+        out.by_category = {cat: list(parts) for cat, parts in self.by_category.items()}
+        return out
+
+    def replace(self, part: Part) -> None:
+        """Put ``part`` in place of the part with its id (an overlay adding prices)."""
+        old = self.parts[part.id]
+        self.parts[part.id] = part
+        group = self.by_category[part.category]
+        group[group.index(old)] = part
 
     def closest(self, name: str, category: str, limit: int = 5) -> list[Part]:
         """The parts nearest to a name, ignoring model codes (for 'did you mean')."""
@@ -198,7 +227,7 @@ def _add_parts(cls: type[Part], parts: list[Any], spath: str, catalog: Catalog, 
                     Problem(
                         _check_of(err),
                         spath,
-                        yamlio.line_of(raw, err["loc"]) or line,
+                        yamlio.line_of(raw, _loc_of(err)) or line,
                         f"{raw_id or f'part #{index + 1}'}: {_describe(err)}",
                         raw_id if isinstance(raw_id, str) else None,
                     )
@@ -319,10 +348,20 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def _loc_of(err: Any) -> list[Any]:
+    """Where in the raw part an error points: its loc, or for a field_evidence entry naming no
+    spec field, that entry (the model's check reports it on the whole part)."""
+    if err["type"] == "evidence_field":
+        return ["field_evidence", str(err.get("ctx", {}).get("fields", "")).split(", ")[0]]
+    return list(err["loc"])
+
+
 def _check_of(err: Any) -> str:
     kind = err["type"]
     if kind in ("vocabulary", "slug"):
         return str(kind)
+    if kind in ("evidence_note", "evidence_field"):
+        return str(kind).replace("_", "-")
     loc = err["loc"]
     if loc and loc[0] == "sources":
         return "no-sources"

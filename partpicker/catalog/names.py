@@ -514,6 +514,31 @@ def closest(query: str, category: str, parts: Sequence[Part], limit: int = 5) ->
     return [part for _key, _index, part in ranked[:limit]]
 
 
+def search(query: str, category: str, parts: Sequence[Part]) -> list[Part]:
+    """Every part of ``category`` whose words and specs fit ``query`` (for `find`): parts
+    whose variant words the query says first, then the rest, each best spelling first;
+    never a part with a hard variant word the query lacks ("RTX 3090" lists no 3090 Ti)."""
+    pool = [p for p in parts if p.category == category]
+    reading = read(query, category)
+    words = identity_tokens(query, category)
+    said = set(reading.words) | {bit for w in reading.words for bit in _pieces(w)}
+    said |= {"m2"} if reading.specs.get("form") == "m2" else set()
+    hard = HARD_VARIANTS.get(category, frozenset())
+    ranked: list[tuple[int, float, Part]] = []
+    for part in pool:
+        profile = _profile(part, category)
+        if not _fits(reading, words, profile, category) or (profile.variants - said) & hard:
+            continue
+        ranked.append((0 if profile.variants <= said else 1, -score(query, part, category), part))
+    ranked.sort(key=lambda r: (r[0], r[1]))
+    return [part for _strict, _score, part in ranked]
+
+
+def describe(part: Part) -> list[str]:
+    """The facts that tell a part from a similar one ("24 GB", "cooler blower", "3-slot"...)."""
+    return [text for kind, text in _traits(part) if kind != "brand"]
+
+
 # --- telling parts apart ------------------------------------------------------------------
 
 

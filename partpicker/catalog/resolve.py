@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from partpicker.catalog import names
+from partpicker.catalog import generic, names
 from partpicker.models import Part
 
 if TYPE_CHECKING:
@@ -25,6 +25,15 @@ def resolve(catalog: Catalog, name: str, category: str) -> Part:
     if by_id is not None and by_id.category == category:
         return by_id
     found = names.resolve(name, category, pool)
+    # A name of specs alone ("2TB NVMe M.2 2280 PCIe 4.0") names no maker's part, even when
+    # one catalog drive happens to fit; so does a name nothing in the catalog fits.
+    specs_only = not names.identity_tokens(name, category)
+    if isinstance(found, names.Resolved) and not (specs_only and found.how == "tokens"):
+        return found.part
+    if isinstance(found, names.NotFound) or specs_only:
+        made = generic.from_name(name, category)
+        if made is not None:  # the name says every spec a rule needs
+            return made
     if isinstance(found, names.Resolved):
         return found.part
     raise LookupError(found.message())

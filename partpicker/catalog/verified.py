@@ -48,4 +48,5 @@ def verified_catalog(catalog: Catalog, *, drop_unverifiable: bool = False) -> Ca
         if drop_unverifiable and unverifiable(part):
             continue
         out.add(without_recalled(part), catalog.origin[part.id])
+    out.overlay = dict(catalog.overlay)  # your parts and prices stay marked as yours
     return out

@@ -15,7 +15,7 @@ app = typer.Typer(
     add_completion=False,
 )
 
-from partpicker.cli import catalog, cost, rules, suggest, validate  # noqa: E402
+from partpicker.cli import catalog, cost, find, parts, rules, suggest, validate  # noqa: E402
 
 
 @app.callback()
@@ -30,5 +30,7 @@ app.command()(rules.rules)
 app.add_typer(catalog.app, name="catalog")
 suggest.register(app)
 cost.register(app)
+find.register(app)
+parts.register(app)
 
 __all__ = ["app"]

@@ -99,7 +99,7 @@ def catalog_checks() -> None:
     from partpicker.catalog.checks import all_checks
 
     for check_id, summary in all_checks().items():
-        emit(f"{check_id:<16} {summary}")
+        emit(f"{check_id:<18} {summary}")
 
 
 @app.command("list")

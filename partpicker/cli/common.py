@@ -100,13 +100,18 @@ MAX_STALE_DAYS = 36_500
 """--stale-days at most 100 years (any more is "never stale", and would overflow a date)."""
 
 
-def load_catalog_once(paths: Sequence[Path] | None, allow_broken: bool = False) -> Catalog:
+def load_catalog_once(
+    paths: Sequence[Path] | None, parts: Sequence[Path] | None = None, allow_broken: bool = False
+) -> Catalog:
     """Load the catalog for a command, refusing (or, with ``allow_broken``, warning about) one
-    that `catalog check` would reject (but for its curation-only checks), then move it out of
+    that `catalog check` would reject (but for its curation-only checks); then your parts and
+    prices on top of it (the per-user files, then each ``--parts`` file); then move it out of
     the garbage collector's sight: a command loads one catalog and keeps it to the end, and on
     a 100k-part catalog the collector's passes over it cost more than the work
     (benchmarks/README.md)."""
     from partpicker.catalog.checks import CURATION_ONLY, check_catalog
+    from partpicker.catalog.overlay import apply_overlays
+    from partpicker.paths import user_parts_file, user_prices_file
 
     catalog, problems = check_catalog(paths, skip=CURATION_ONLY)
     if problems and not allow_broken:
@@ -116,6 +121,8 @@ def load_catalog_once(paths: Sequence[Path] | None, allow_broken: bool = False) 
     if problems:
         first = broken_catalog(problems)
         typer.echo(f"warning: using a broken catalog (--allow-broken-catalog): {first}", err=True)
+    mine = [f for f in (user_parts_file(), user_prices_file()) if f.is_file()]
+    catalog = apply_overlays(catalog, [*mine, *(parts or [])])
     gc.freeze()
     return catalog
 
@@ -124,6 +131,13 @@ CatalogOpt = Annotated[
     list[Path] | None, typer.Option("--catalog", help="Catalog file or folder (repeatable); default: the bundled one.")
 ]
 AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Price the parts as of this date (YYYY-MM-DD).")]
+PartsOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--parts",
+        help="Your own parts and prices, on top of the catalog (repeatable); see `partpicker parts path`.",
+    ),
+]
 AllowBrokenOpt = Annotated[
     bool,
     typer.Option(

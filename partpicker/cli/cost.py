@@ -15,6 +15,7 @@ from partpicker.cli.common import (
     AllowBrokenOpt,
     AsOfOpt,
     CatalogOpt,
+    PartsOpt,
     emit,
     fail_input,
     guarded,
@@ -82,6 +83,7 @@ def cost(
     plot: Annotated[Path | None, typer.Option(help="Write the cumulative curves to a .png or .svg file.")] = None,
     format: Annotated[CostFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
     catalog: CatalogOpt = None,
+    parts: PartsOpt = None,
     as_of: AsOfOpt = None,
     allow_broken_catalog: AllowBrokenOpt = False,
 ) -> None:
@@ -103,7 +105,7 @@ def cost(
         peaks = parse_burst(burst) if burst is not None else None
         if plot is not None:
             cost_plot.check_target(plot)
-        build = load_build(build_file, load_catalog_once(catalog, allow_broken_catalog))
+        build = load_build(build_file, load_catalog_once(catalog, parts, allow_broken_catalog))
         machine = machine_from_build(
             build,
             as_of=day,

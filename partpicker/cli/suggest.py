@@ -15,6 +15,7 @@ from partpicker.cli.common import (
     AllowBrokenOpt,
     AsOfOpt,
     CatalogOpt,
+    PartsOpt,
     emit,
     fail_input,
     finite,
@@ -70,6 +71,7 @@ def suggest(
         int, typer.Option(min=1, max=MAX_STALE_DAYS, help="Offer parts priced within this many days.")
     ] = STALE_DAYS,
     catalog: CatalogOpt = None,
+    parts: PartsOpt = None,
     objective: Annotated[
         ObjectiveOpt, typer.Option(help="Minimise the price now, or at full scale.")
     ] = ObjectiveOpt.now,
@@ -111,7 +113,7 @@ def suggest(
 
     def run() -> tuple[Solution, Report | None]:
         rules = load_rules()
-        cat = load_catalog_once(catalog, allow_broken_catalog)
+        cat = load_catalog_once(catalog, parts, allow_broken_catalog)
         if verified_only:  # recalled facts unknown; parts that cannot be without one are left out
             cat = verified_catalog(cat, drop_unverifiable=True)
         solution = solve(cat, rules, request)

@@ -15,6 +15,7 @@ from partpicker.cli.common import (
     AllowBrokenOpt,
     AsOfOpt,
     CatalogOpt,
+    PartsOpt,
     emit,
     guarded,
     load_catalog_once,
@@ -34,6 +35,7 @@ def validate(
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
     strict: Annotated[bool, typer.Option(help="Exit 1 on warnings and unknowns too.")] = False,
     catalog: CatalogOpt = None,
+    parts: PartsOpt = None,
     as_of: AsOfOpt = None,
     stale_days: Annotated[
         int, typer.Option(min=1, max=MAX_STALE_DAYS, help="Flag prices older than this many days.")
@@ -47,7 +49,7 @@ def validate(
     day = parse_date(as_of, "--as-of")
 
     def run() -> Report:
-        cat = load_catalog_once(catalog, allow_broken_catalog)
+        cat = load_catalog_once(catalog, parts, allow_broken_catalog)
         if verified_only:
             cat = verified_catalog(cat)
         build = load_build(build_file, cat)

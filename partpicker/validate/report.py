@@ -89,6 +89,17 @@ class Report:
         return ExitCode.CLEAN
 
     @property
+    def from_user(self) -> list[str]:
+        """One line per part or price that came from the user, not the bundled catalog."""
+        out = []
+        for role, p in self.parts.items():
+            if p.origin:
+                out.append(f"{role}: {p.name}: {p.origin}")
+            if p.price_from_user:
+                out.append(f"{role}: price ${p.usd:,.2f} of {p.price_date}: from {p.price_from_user}")
+        return out
+
+    @property
     def unpriced(self) -> list[str]:
         return [role for role, p in self.parts.items() if p.usd is None]
 
@@ -110,11 +121,14 @@ class Report:
                     "price_date": p.price_date.isoformat() if p.price_date else None,
                     "price_source": p.price_source,
                     "stale": p.stale,
+                    "origin": p.origin,
+                    "price_from_user": p.price_from_user,
                 }
                 for role, p in self.parts.items()
             },
             "total_usd": self.total_usd,
             "unpriced": self.unpriced,
+            "from_user": self.from_user,
             "findings": [_finding_dict(f) for f in self.findings],
             "skipped": [asdict(s) for s in self.skipped],
             "verified_only": self.verified_only,

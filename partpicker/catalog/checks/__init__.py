@@ -27,6 +27,8 @@ LOAD_CHECKS: dict[str, str] = {
     "duplicate-id": "two parts with one id",
     "bounds": "a value outside plausible bounds (a 900 mm GPU, a 40 kW PSU, 300 PCIe lanes)",
     "price": "a price without a date, or dated in the future",
+    "evidence-note": "a derived or recalled field_evidence without its note (the document, or the rule)",
+    "evidence-field": "field_evidence naming a field that is not a spec of the part's category",
 }
 
 
@@ -48,8 +50,8 @@ def check_catalog(
 
 
 def exit_code(problems: Sequence[Problem]) -> ExitCode:
-    """FINDINGS if a check found a problem, else CLEAN."""
-    return ExitCode.FINDINGS if problems else ExitCode.CLEAN
+    """FINDINGS if a check found an error (warnings alone pass), else CLEAN."""
+    return ExitCode.FINDINGS if any(p.severity == "error" for p in problems) else ExitCode.CLEAN
 
 
 def all_checks() -> dict[str, str]:

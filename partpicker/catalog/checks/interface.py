@@ -23,8 +23,15 @@ def lint(check_id: str, summary: str) -> Callable[[LintCheck], LintCheck]:
     return register
 
 
-def problem(catalog: Catalog, check_id: str, part_id: str, message: str, loc: Sequence[str | int] = ()) -> Problem:
-    """A problem located at a part (or a field of it)."""
+def problem(
+    catalog: Catalog,
+    check_id: str,
+    part_id: str,
+    message: str,
+    loc: Sequence[str | int] = (),
+    severity: str = "error",
+) -> Problem:
+    """A problem located at a part (or a field of it); ``severity`` error or warning."""
     origin = catalog.origin[part_id]
     line = line_of(origin.raw, list(loc)) if loc else origin.line
-    return Problem(check_id, origin.path, line or origin.line, f"{part_id}: {message}", part_id)
+    return Problem(check_id, origin.path, line or origin.line, f"{part_id}: {message}", part_id, severity)

@@ -63,6 +63,10 @@ def _parts(report: Report) -> list[str]:
             out.append(f"  {'':<12} {'':>10}  evidence: {summary_text(report.part_evidence[role])}")
     unpriced = f"  ({len(report.unpriced)} part(s) unpriced)" if report.unpriced else ""
     out.append(f"  {'total':<12} {money(report.total_usd)}{unpriced}")
+    if report.from_user:
+        out.append("")
+        out.append("Not from the bundled catalog")
+        out.extend(f"  {line}" for line in report.from_user)
     return out
 
 
