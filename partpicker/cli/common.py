@@ -113,7 +113,8 @@ def load_catalog_once(
     from partpicker.catalog.overlay import apply_overlays
     from partpicker.paths import user_parts_file, user_prices_file
 
-    catalog, problems = check_catalog(paths, skip=CURATION_ONLY)
+    catalog, found = check_catalog(paths, skip=CURATION_ONLY)
+    problems = [p for p in found if p.severity == "error"]  # warnings pass `catalog check` too
     if problems and not allow_broken:
         raise broken_catalog(
             problems, hint="run `partpicker catalog check` to list every problem, or pass --allow-broken-catalog"
