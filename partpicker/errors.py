@@ -20,8 +20,11 @@ class ExitCode(IntEnum):
     """An internal error: a bug in partpicker, not in the input (EX_SOFTWARE of sysexits.h)."""
 
 
-MAX_MESSAGE = 1500
-"""No error message is longer than this (a hostile input cannot make a huge one)."""
+MAX_MESSAGE = 8000
+"""No error message is longer than this, all told, and no line of it longer than
+:data:`MAX_LINE` (a hostile input cannot make a huge one; a list of several unresolved names,
+each with its candidates, may take a few lines)."""
+MAX_LINE = 1990
 
 
 def printable(text: str, keep: str = "") -> str:
@@ -48,24 +51,27 @@ def excerpt(value: object, limit: int = 80) -> str:
     return f"{quote}{text[:limit]}...{quote} ({len(text):,} characters)"
 
 
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 16] + " (message cut)"
+
+
 class InputError(Exception):
     """Bad input from the user: a build file, a catalog, an option. The CLI exits 2 on it."""
 
     exit_code = ExitCode.BAD_INPUT
 
     def __init__(self, what: str, *, path: str | Path | None = None, line: int | None = None, hint: str = "") -> None:
-        what = printable(what, keep="\n")
-        if len(what) > MAX_MESSAGE:
-            what = what[:MAX_MESSAGE] + "... (message cut)"
+        what = "\n".join(_cut(line, MAX_LINE) for line in printable(what, keep="\n").split("\n"))
         super().__init__(what)
         self.what = what
-        self.path = printable(str(path)) if path is not None else None
+        self.path = printable(str(path))[:300] if path is not None else None
         self.line = line
-        self.hint = printable(hint, keep="\n")[:MAX_MESSAGE]
+        self.hint = printable(hint, keep="\n")[:300]
 
     def __str__(self) -> str:
         where = ""
         if self.path:
             where = f"{self.path}:{self.line}: " if self.line else f"{self.path}: "
         hint = f"\n  {self.hint}" if self.hint else ""
-        return f"{where}{self.what}{hint}"
+        text = "\n".join(_cut(line, MAX_LINE) for line in f"{where}{self.what}{hint}".split("\n"))
+        return _cut(text, MAX_MESSAGE)
