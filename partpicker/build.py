@@ -121,6 +121,7 @@ class BuildFile(_Strict):
     profile: Literal["compat", "dl-workstation"] = "dl-workstation"
     target_gpus: int | None = Field(None, ge=1, le=16)
     as_of: Day | None = None
+    power_limit_w: int | None = Field(None, ge=1, le=2000)
     parts: PartsSpec
     rules: dict[str, RuleSetting] = Field(default_factory=dict)
 
@@ -166,6 +167,8 @@ class Build:
     lines: dict[str, int] = field(default_factory=dict)
     provenance: Mapping[str, Provenance] = field(default_factory=dict)
     """Where parts not from the bundled catalog, and prices the user gave, came from (by part id)."""
+    power_limit_w: int | None = None
+    """A power limit per GPU the user will set (``nvidia-smi -pl``); None = board power."""
 
     @classmethod
     def of(
@@ -178,7 +181,7 @@ class Build:
         **meta: Any,
     ) -> Build:
         """A build of ``parts`` by role (a part, several, or None), ``counts`` of a role's part
-        (default 1), and ``meta`` (rules, as_of, path, lines)."""
+        (default 1), and ``meta`` (rules, as_of, path, lines, power_limit_w)."""
         counts = counts or {}
         lines: dict[str, tuple[Line, ...]] = {}
         for role in ROLES:
@@ -339,6 +342,7 @@ def parse_build(raw: Any, catalog: Resolver, *, path: str = "<build>") -> Build:
         path=path,
         lines=lines,
         provenance=reader.provenance,
+        power_limit_w=spec.power_limit_w,
     )
 
 
@@ -510,7 +514,7 @@ def _explain(err: Any) -> str:
 def _hint(err: Any) -> str:
     if err["type"] == "extra_forbidden":
         return (
-            "allowed keys: name, profile, target_gpus, as_of, parts, rules; "
+            "allowed keys: name, profile, target_gpus, as_of, power_limit_w, parts, rules; "
             "parts: cpu, motherboard, gpu, ram, ssd, psu, case, cooler; "
             "a part is a name or {part: NAME, count: N, price: USD} or {spec: {name: ..., fields...}}"
         )

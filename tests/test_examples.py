@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
+from typing import Any
+
 import pytest
 import yaml
 
@@ -20,9 +24,20 @@ def test_every_example_has_an_expectation() -> None:
 
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_example(name: str, catalog, rules) -> None:
-    want = EXPECT[name]
-    report = evaluate(load_build(ROOT / "examples" / name, catalog), rules)
+    build = load_build(ROOT / "examples" / name, catalog)
+    _judge(build, EXPECT[name], rules)
+    if "retarget" in EXPECT[name]:
+        want = EXPECT[name]["retarget"]
+        _judge(dataclasses.replace(build, target_gpus=want["target_gpus"]), want, rules)
+
+
+def _judge(build: Any, want: dict[str, Any], rules: Any) -> None:
+    report = evaluate(build, rules)
     status = {f.rule: (f.status, f.severity) for f in report.findings}
+    messages = {f.rule: f.message for f in report.findings}
+    n = build.target_gpus
+    for rule in want.get("names_n", []):
+        assert re.search(rf"\b{n} GPU{'' if n == 1 else 's'}\b", messages[rule]), (rule, messages[rule])
     assert report.verdict == want["verdict"], [(f.rule, f.status, f.message) for f in report.findings]
     for rule in want.get("fails", []):
         assert status[rule] == ("fail", "error"), (rule, status.get(rule))

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import json
 import os
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from pydantic import ValidationError
 
 from partpicker import yamlio
 from partpicker.build import Provenance
-from partpicker.catalog import resolve
+from partpicker.catalog import records, resolve
 from partpicker.catalog.generic import GENERIC_BRAND, GENERIC_ORIGIN
 from partpicker.errors import InputError, excerpt, printable
 from partpicker.models import CATEGORIES, Part
@@ -46,22 +47,94 @@ class Origin:
 
 
 class Catalog:
-    """All parts, by id and by category, with where each was defined."""
+    """All parts, by id and by category, with where each was defined.
+
+    Parts from JSON Lines files are kept as slim records (:mod:`partpicker.catalog.records`)
+    until asked for: :meth:`entries` gives them as they are (what `suggest` reduces), and
+    ``parts``, ``by_category`` and ``origin`` make every pydantic part on first use.
+    """
 
     def __init__(self) -> None:
-        self.parts: dict[str, Part] = {}
-        self.origin: dict[str, Origin] = {}
-        self.by_category: dict[str, list[Part]] = {cat: [] for cat in CATEGORIES}
+        self._parts: dict[str, Part] = {}
+        self._origin: dict[str, Origin] = {}
+        self._by_category: dict[str, list[Part]] = {cat: [] for cat in CATEGORIES}
+        self._records: dict[str, Any] = {}
+        self._entries: dict[str, list[Any]] = {cat: [] for cat in CATEGORIES}
+        self._files: list[Path] = []
+        self._made: dict[str, Part] = {}
         self.overlay: dict[str, Provenance] = {}
         """Parts and prices that came from the user (parts files, price imports), by part id."""
 
     def add(self, part: Part, origin: Origin) -> None:
-        self.parts[part.id] = part
-        self.origin[part.id] = origin
-        self.by_category[part.category].append(part)
+        self._parts[part.id] = part
+        self._origin[part.id] = origin
+        self._by_category[part.category].append(part)
+        self._entries[part.category].append(part)
+
+    def add_file(self, path: Path) -> int:
+        """Note a JSON Lines file; its number for :meth:`add_record`."""
+        self._files.append(path)
+        return len(self._files) - 1
+
+    def add_record(self, record: Any, category: str) -> None:
+        """Add a slim record of a JSON Lines part (made into a part when asked for)."""
+        self._records[record.id] = record
+        self._entries[category].append(record)
+
+    def has(self, part_id: str) -> bool:
+        return part_id in self._parts or part_id in self._records
+
+    def origin_of(self, part_id: str) -> Origin:
+        if part_id in self._origin:
+            return self._origin[part_id]
+        record = self._records[part_id]
+        return Origin(str(self._files[record.file_no]), record.line, None)
+
+    def entries(self, category: str) -> list[Any]:
+        """The parts of a category as loaded, in order: pydantic parts, and slim records of
+        JSON Lines parts (they read alike: the same spec fields, ``id``, ``name``,
+        ``price_as_of``); :meth:`part_of` makes the part of one."""
+        return self._entries[category]
+
+    def part_of(self, entry: Any) -> Part:
+        """The pydantic part of an entry (itself, or made from its record's line)."""
+        if isinstance(entry, Part):
+            return entry
+        made = self._made.get(entry.id)
+        if made is None:
+            with self._files[entry.file_no].open("rb") as handle:
+                made = self._made[entry.id] = records.part_from_line(handle, entry)
+        return made
+
+    def _materialise(self) -> None:
+        if not self._records:
+            return
+        pending, self._records = self._records, {}
+        for record in pending.values():
+            part = self.part_of(record)
+            self._parts[part.id] = part
+            self._origin[part.id] = Origin(str(self._files[record.file_no]), record.line, None)
+        for category, entries in self._entries.items():
+            self._by_category[category] = [self.part_of(e) for e in entries]
+            self._entries[category] = list(self._by_category[category])
+
+    @property
+    def parts(self) -> dict[str, Part]:
+        self._materialise()
+        return self._parts
+
+    @property
+    def origin(self) -> dict[str, Origin]:
+        self._materialise()
+        return self._origin
+
+    @property
+    def by_category(self) -> dict[str, list[Part]]:
+        self._materialise()
+        return self._by_category
 
     def __len__(self) -> int:
-        return len(self.parts)
+        return len(self._parts) + len(self._records)
 
     def __iter__(self) -> Iterator[Part]:
         return iter(self.parts.values())
@@ -76,23 +149,24 @@ class Catalog:
         found = self.overlay.get(part.id)
         if found is not None:
             return found
-        if part.brand == GENERIC_BRAND and part.id.startswith("generic-") and part.id not in self.parts:
+        if part.brand == GENERIC_BRAND and part.id.startswith("generic-") and not self.has(part.id):
             return Provenance(GENERIC_ORIGIN)
         return Provenance()
 
     def copy(self) -> Catalog:
         """A catalog with the same parts that can be added to without changing this one."""
         out = Catalog()
-        out.parts, out.origin, out.overlay = dict(self.parts), dict(self.origin), dict(self.overlay)
-        out.by_category = {cat: list(parts) for cat, parts in self.by_category.items()}
+        out._parts, out._origin, out.overlay = dict(self.parts), dict(self.origin), dict(self.overlay)
+        out._by_category = {cat: list(parts) for cat, parts in self.by_category.items()}
+        out._entries = {cat: list(parts) for cat, parts in self.by_category.items()}
         return out
 
     def replace(self, part: Part) -> None:
         """Put ``part`` in place of the part with its id (an overlay adding prices)."""
         old = self.parts[part.id]
-        self.parts[part.id] = part
-        group = self.by_category[part.category]
-        group[group.index(old)] = part
+        self._parts[part.id] = part
+        for group in (self._by_category[part.category], self._entries[part.category]):
+            group[group.index(old)] = part
 
     def closest(self, name: str, category: str, limit: int = 5) -> list[Part]:
         """The parts nearest to a name, ignoring model codes (for 'did you mean')."""
@@ -233,8 +307,8 @@ def _add_parts(cls: type[Part], parts: list[Any], spath: str, catalog: Catalog, 
                     )
                 )
             continue
-        if part.id in catalog.parts:
-            first = catalog.origin[part.id]
+        if catalog.has(part.id):
+            first = catalog.origin_of(part.id)
             problems.append(
                 Problem(
                     "duplicate-id",
@@ -251,17 +325,16 @@ def _add_parts(cls: type[Part], parts: list[Any], spath: str, catalog: Catalog, 
 def _read_jsonl(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
     """The fast format: one JSON object per line, each with a `category` key.
 
-    A line that opens with its category (``{"category":"gpu",...}``, as ``json.dumps``
-    writes a dict whose first key is ``category``) is validated straight from its bytes by
-    pydantic's JSON parser; any other line is parsed by ``json`` first. A line that fails
-    either way is parsed and validated again the plain way, so problems and their line
+    Each line is decoded by one msgspec decoder into a typed record, checked once
+    (:mod:`partpicker.catalog.records`) and kept slim: its specs and packed prices, and where
+    the line is, to make the full part from when one is asked for. A line the fast path
+    rejects is parsed and validated again the plain way (json, pydantic), which says what
+    is wrong (or accepts what pydantic's lax mode accepts), so problems and their line
     numbers are the same whichever way a line went: first the lines that are not JSON or
     name no known category, in line order, then each category's bad and duplicate parts.
-    The parts' ``Origin.raw`` is None: a JSON line has no per-field line numbers to find.
 
-    The cyclic garbage collector is paused meanwhile: loading makes no reference cycles,
-    and its passes over the growing heap cost more than the parsing did (100k parts:
-    8.8 s with it, ~1.5 s without; see benchmarks/README.md).
+    The cyclic garbage collector is paused meanwhile: loading makes no reference cycles
+    (the records are not even tracked by it).
     """
     spath = str(path)
     rows: _Rows = {}
@@ -274,66 +347,63 @@ def _read_jsonl(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
     except OSError as exc:
         problems.append(Problem("yaml-syntax", spath, None, f"cannot read: {exc.strerror}"))
         return
+    slimmer = records.Slimmer(catalog.add_file(path))
+    decode, checker = records.decoder().decode, records.Checker()
+    offset = 0
     with handle, gc_paused():
         for number, line in enumerate(handle, 1):
-            fast = _fast_row(line)
-            if fast is not None:
-                rows.setdefault(fast[0], []).append((number, fast[1], []))
-                continue
-            if not line.strip():
-                continue
+            start, offset = offset, offset + len(line)
             try:
-                raw = json.loads(line)
-            except (ValueError, RecursionError) as exc:
-                why = "nested too deeply" if isinstance(exc, RecursionError) else printable(str(exc))[:200]
-                problems.append(Problem("yaml-syntax", spath, number, f"malformed JSON: {why}"))
-                continue
-            cls = CATEGORIES.get(raw.pop("category", None)) if isinstance(raw, dict) else None
-            if cls is None:
-                problems.append(Problem("vocabulary", spath, number, "each line needs a known `category`"))
-                continue
-            try:
-                rows.setdefault(cls, []).append((number, cls.model_validate(raw), []))
-            except ValidationError as exc:
-                found = [
-                    Problem(_check_of(err), spath, number, f"{raw.get('id', '?')}: {_describe(err)}")
-                    for err in exc.errors()
-                ]
-                rows.setdefault(cls, []).append((number, None, found))
+                record = decode(line)
+            except msgspec.DecodeError:
+                record = None
+            if record is not None and checker.fix(record):
+                rows.setdefault(records.model_of(record), []).append((number, slimmer.slim(record, start, number), []))
+            elif line.strip():
+                _plain_row(line, number, spath, rows, problems, functools.partial(_slim_part, slimmer, start, number))
         _add_rows(rows, spath, catalog, problems)
 
 
-def _fast_row(line: bytes) -> tuple[type[Part], Part] | None:
-    """A line that opens with its category, validated straight from its bytes; None if it does
-    not open so or does not validate (the plain way then says why)."""
-    head = _JSONL_HEAD.match(line)
-    cls = _JSONL_CATEGORY.get(head.group(1)) if head else None
-    if cls is None or head is None:
-        return None
+def _slim_part(slimmer: records.Slimmer, offset: int, number: int, part: Part) -> Any:
+    return slimmer.slim(records.from_part(part), offset, number)
+
+
+def _plain_row(
+    line: bytes, number: int, spath: str, rows: _Rows, problems: list[Problem], slim: Callable[[Part], Any]
+) -> None:
+    """A line the fast path rejected, parsed and validated the plain way."""
     try:
-        return cls, cls.model_validate_json(b"{" + line[head.end() :])
-    except ValidationError:
-        return None
+        raw = json.loads(line)
+    except (ValueError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else printable(str(exc))[:200]
+        problems.append(Problem("yaml-syntax", spath, number, f"malformed JSON: {why}"))
+        return
+    cls = CATEGORIES.get(raw.pop("category", None)) if isinstance(raw, dict) else None
+    if cls is None:
+        problems.append(Problem("vocabulary", spath, number, "each line needs a known `category`"))
+        return
+    try:
+        rows.setdefault(cls, []).append((number, slim(cls.model_validate(raw)), []))
+    except ValidationError as exc:
+        found = [
+            Problem(_check_of(err), spath, number, f"{raw.get('id', '?')}: {_describe(err)}") for err in exc.errors()
+        ]
+        rows.setdefault(cls, []).append((number, None, found))
 
 
-_Rows = dict[type[Part], list[tuple[int, Part | None, list[Problem]]]]
+_Rows = dict[type[Part], list[tuple[int, Any, list[Problem]]]]
 
 
 def _add_rows(rows: _Rows, spath: str, catalog: Catalog, problems: list[Problem]) -> None:
     """Add each category's valid parts in line order; note the bad and duplicate ones."""
-    for group in rows.values():
+    for cls, group in rows.items():
         for number, valid, found in group:
             if valid is None:
                 problems.extend(found)
-            elif valid.id in catalog.parts:
+            elif catalog.has(valid.id):
                 problems.append(Problem("duplicate-id", spath, number, f"id {valid.id!r} is used twice", valid.id))
             else:
-                catalog.add(valid, Origin(spath, number, None))
-
-
-# `{"category": "gpu",` at the start of a line; the rest of the object is the part's fields.
-_JSONL_HEAD = re.compile(rb'\s*\{\s*"category"\s*:\s*"([a-z]+)"\s*,')
-_JSONL_CATEGORY: dict[bytes, type[Part]] = {name.encode(): cls for name, cls in CATEGORIES.items()}
+                catalog.add_record(valid, cls.category)
 
 
 @contextlib.contextmanager

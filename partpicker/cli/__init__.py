@@ -15,7 +15,7 @@ app = typer.Typer(
     add_completion=False,
 )
 
-from partpicker.cli import catalog, cost, find, parts, rules, suggest, validate  # noqa: E402
+from partpicker.cli import catalog, cost, find, imports, parts, rules, suggest, validate, workload  # noqa: E402
 
 
 @app.callback()
@@ -32,5 +32,7 @@ suggest.register(app)
 cost.register(app)
 find.register(app)
 parts.register(app)
+imports.register(app)
+workload.register(app)
 
 __all__ = ["app"]

@@ -132,6 +132,16 @@ CatalogOpt = Annotated[
     list[Path] | None, typer.Option("--catalog", help="Catalog file or folder (repeatable); default: the bundled one.")
 ]
 AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Price the parts as of this date (YYYY-MM-DD).")]
+PowerLimitOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--power-limit",
+        min=1,
+        max=2000,
+        metavar="W",
+        help="Power-limit each GPU to W watts (nvidia-smi -pl); psu-wattage and wall-circuit use it.",
+    ),
+]
 PartsOpt = Annotated[
     list[Path] | None,
     typer.Option(

@@ -10,12 +10,14 @@ import typer
 
 from partpicker import output as write_output
 from partpicker.catalog.verified import verified_catalog
+from partpicker.cli import workplan
 from partpicker.cli.common import (
     MAX_STALE_DAYS,
     AllowBrokenOpt,
     AsOfOpt,
     CatalogOpt,
     PartsOpt,
+    PowerLimitOpt,
     emit,
     fail_input,
     finite,
@@ -31,6 +33,7 @@ from partpicker.suggest.formats import SUGGEST_FORMATS, build_file
 from partpicker.suggest.offer import Request
 from partpicker.validate.engine import evaluate
 from partpicker.validate.report import Report
+from partpicker.workload import DEFAULT_HEADROOM
 
 SuggestFormat = StrEnum("SuggestFormat", {name: name for name in SUGGEST_FORMATS})  # type: ignore[misc]
 
@@ -48,6 +51,11 @@ def _pins(values: list[str]) -> dict[str, str]:
             fail_input(InputError(f"--require {value!r} is not ROLE=NAME", hint="e.g. --require cpu=1920X"))
         out[role.strip()] = name.strip()
     return out
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``--output`` whole or not at all, through the one safe writer (:mod:`partpicker.output`)."""
+    write_output.write_text(path, text, "--output")
 
 
 def suggest(
@@ -87,6 +95,11 @@ def suggest(
     verified_only: Annotated[
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
     ] = False,
+    power_limit: PowerLimitOpt = None,
+    workload: workplan.WorkloadOpt = None,
+    circuit: workplan.CircuitOpt = None,
+    headroom: workplan.HeadroomOpt = DEFAULT_HEADROOM,
+    models: workplan.ModelsFileOpt = None,
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
     day = parse_date(as_of, "--as-of")
@@ -109,7 +122,13 @@ def suggest(
         top=top,
         strict=strict,
         allow_unknown=allow_unknown,
+        power_limit_w=power_limit,
     )
+
+    wall = workplan.parse_circuit(circuit)
+    if workload is not None:
+        workplan.run_workload(request, workload, wall, headroom, models, (catalog, parts), str(format), output)
+        return
 
     def run() -> tuple[Solution, Report | None]:
         rules = load_rules()
@@ -123,7 +142,11 @@ def suggest(
         return solution, report
 
     solution, report = guarded(run)
+    if wall is not None:  # the report again, with wall-circuit on the named circuit
+        report = guarded(lambda: workplan.report_of(solution, wall, verified_only=verified_only))
     emit(SUGGEST_FORMATS[str(format)](solution, report))
+    if wall is not None and str(format) == "text":
+        emit(workplan.circuit_lines(solution, wall))
     if solution.exit_code:
         raise typer.Exit(solution.exit_code)
     if cost:

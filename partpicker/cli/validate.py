@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -10,12 +11,14 @@ import typer
 
 from partpicker.build import load_build
 from partpicker.catalog.verified import verified_catalog
+from partpicker.cli import workplan
 from partpicker.cli.common import (
     MAX_STALE_DAYS,
     AllowBrokenOpt,
     AsOfOpt,
     CatalogOpt,
     PartsOpt,
+    PowerLimitOpt,
     emit,
     guarded,
     load_catalog_once,
@@ -44,18 +47,30 @@ def validate(
     verified_only: Annotated[
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
     ] = False,
+    power_limit: PowerLimitOpt = None,
+    circuit: workplan.CircuitOpt = None,
 ) -> None:
     """Say whether a build works, rule by rule, with the numbers."""
     day = parse_date(as_of, "--as-of")
+    wall = workplan.parse_circuit(circuit)
+    builds = []
 
     def run() -> Report:
         cat = load_catalog_once(catalog, parts, allow_broken_catalog)
         if verified_only:
             cat = verified_catalog(cat)
         build = load_build(build_file, cat)
+        if power_limit is not None:  # the option wins over the file's power_limit_w
+            build = replace(build, power_limit_w=power_limit)
+        if wall is not None:  # wall-circuit judged on the named circuit
+            build = replace(build, rules=workplan.with_circuit(dict(build.rules), wall))  # type: ignore[arg-type]
+        builds.append(build)
         return evaluate(build, load_rules(), as_of=day, stale_days=stale_days, verified_only=verified_only)
 
     report = guarded(run)
-    emit(REPORTER_BY_NAME[str(getattr(format, "value", format))](report))
+    fmt = str(getattr(format, "value", format))
+    emit(REPORTER_BY_NAME[fmt](report))
+    if wall is not None and fmt == "text":
+        emit(workplan.plan_text(builds[0], wall))
     if report.exit_code(strict):
         raise typer.Exit(report.exit_code(strict))

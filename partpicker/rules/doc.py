@@ -13,6 +13,8 @@ def text(specs: list[RuleSpec]) -> str:
         out.append(f"  {s.title}")
         if params:
             out.append(f"  parameters: {params}")
+        if s.formula:
+            out.append(f"  formula: {s.formula}")
         for line in s.explanation.strip().splitlines():
             out.append(f"  {line}")
         out.append(f"  sources: {'; '.join(s.sources)}")
@@ -22,10 +24,11 @@ def text(specs: list[RuleSpec]) -> str:
 
 def markdown_table(specs: list[RuleSpec]) -> str:
     rows = [
-        "| rule | profile | severity | roles | parameters | what it checks |",
-        "|---|---|---|---|---|---|",
+        "| rule | profile | severity | roles | parameters | what it checks | at N GPUs |",
+        "|---|---|---|---|---|---|---|",
     ]
     for s in specs:
         params = ", ".join(f"`{k}={p.default}`" for k, p in s.params.items()) or "-"
-        rows.append(f"| `{s.id}` | {s.profile} | {s.severity} | {', '.join(s.roles)} | {params} | {s.title} |")
+        cells = [f"`{s.id}`", s.profile, s.severity, ", ".join(s.roles), params, s.title, s.formula or "-"]
+        rows.append(f"| {' | '.join(cells)} |")
     return "\n".join(rows)

@@ -51,6 +51,7 @@ class Example(_Strict):
     expect: Status
     target_gpus: int = Field(4, ge=1, le=16)
     gpu_count: int = Field(1, ge=1, le=16)
+    power_limit_w: int | None = Field(None, ge=1, le=2000)
     parts: dict[str, str | list[str]]
     overrides: dict[str, dict[str, Any]] = Field(default_factory=dict)
     params: dict[str, Any] = Field(default_factory=dict)
@@ -70,6 +71,7 @@ class RuleSpec(_Strict):
     params: dict[str, Param] = Field(default_factory=dict)
     message: dict[Status, str]
     explanation: str
+    formula: str = Field("", description="The threshold at N GPUs, in one line (the README table shows it).")
     sources: list[str] = Field(min_length=1)
     examples: list[Example] = Field(min_length=2)
 
@@ -169,4 +171,11 @@ def example_build(example: Example, catalog: Any) -> Build:
         role: [get(role, i) for i in ([ident] if isinstance(ident, str) else ident)]
         for role, ident in example.parts.items()
     }
-    return Build.of(example.id, "dl-workstation", example.target_gpus, parts, {"gpu": example.gpu_count})
+    return Build.of(
+        example.id,
+        "dl-workstation",
+        example.target_gpus,
+        parts,
+        {"gpu": example.gpu_count},
+        power_limit_w=example.power_limit_w,
+    )

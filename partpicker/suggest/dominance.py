@@ -17,19 +17,40 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+from pydantic import BaseModel
+
 from partpicker import vocab
 from partpicker.models import Case, Cooler, Cpu, Gpu, Motherboard, Part, Psu, Ram, Ssd
 
 Signature = tuple[Hashable, tuple[float, ...]]
 
 
+def freeze(value: Any) -> Hashable:
+    """A hashable stand-in for a spec value (lists, dicts, models and records included: a
+    pydantic model and the msgspec record of it freeze alike)."""
+    if isinstance(value, BaseModel):
+        return tuple(sorted((name, freeze(getattr(value, name))) for name in type(value).model_fields))
+    if isinstance(value, msgspec.Struct):
+        return tuple(sorted((name, freeze(getattr(value, name))) for name in value.__struct_fields__))
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, freeze(v)) for k, v in value.items()))
+    plain: Hashable = value
+    return plain
+
+
 @dataclass(frozen=True)
 class Scores:
     """How to score values. An unknown scores the worst when rules must pass (it never
-    passes), the best when unknown is accepted (it then passes every rule that reads it)."""
+    passes), the best when unknown is accepted (it then passes every rule that reads it).
+    ``freeze`` makes nested specs (slot maps, power sockets) hashable (the search passes a
+    memoised one)."""
 
     strict: bool = False
     unknown: float = float("-inf")
+    freeze: Callable[[Any], Hashable] = freeze
 
     def up(self, value: float | None) -> float:
         """Larger is better."""
@@ -50,8 +71,7 @@ def _cpu(p: Cpu, sc: Scores) -> Signature:
 
 
 def _board(p: Motherboard, sc: Scores) -> Signature:
-    slots = tuple(s.model_dump_json() for s in p.pcie_slots) if p.pcie_slots is not None else None
-    m2 = tuple(s.model_dump_json() for s in p.m2_slots) if p.m2_slots is not None else None
+    slots, m2 = sc.freeze(p.pcie_slots), sc.freeze(p.m2_slots)
     return (p.socket, p.form_factor, p.memory_type, p.memory_registered, slots, m2), (
         sc.up(p.memory_slots),
         sc.up(p.max_memory_gb),
@@ -59,8 +79,7 @@ def _board(p: Motherboard, sc: Scores) -> Signature:
 
 
 def _gpu(p: Gpu, sc: Scores) -> Signature:
-    power = p.power.model_dump_json() if p.power else None
-    group: tuple[Any, ...] = (power,)
+    group: tuple[Any, ...] = (sc.freeze(p.power),)
     if sc.strict:  # gpu-cooling and ram-capacity are warnings: they bind only with --strict
         group += (p.cooler, p.vram_gb)
     return group, (sc.down(p.board_power_w), sc.down(p.slot_width), sc.down(p.length_mm))
@@ -121,6 +140,7 @@ def prune(
     keep: int = 1,
     strict: bool = False,
     unknown_is_best: bool = False,
+    freezer: Callable[[Any], Hashable] = freeze,
 ) -> list[tuple[Part, float]]:
     """Drop parts dominated by ``keep`` or more cheaper parts of the same group.
 
@@ -129,7 +149,7 @@ def prune(
     a strictly cheaper distinct total.
     """
     signature = SIGNATURES[category]
-    scores = Scores(strict=strict, unknown=float("inf") if unknown_is_best else float("-inf"))
+    scores = Scores(strict=strict, unknown=float("inf") if unknown_is_best else float("-inf"), freeze=freezer)
     kept: dict[Hashable, list[tuple[tuple[float, ...], float]]] = {}
     out: list[tuple[Part, float]] = []
     for part, price in sorted(parts, key=lambda pp: (pp[1], pp[0].id)):

@@ -6,13 +6,13 @@ import datetime as dt
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from partpicker.build import ROLES
 from partpicker.catalog import Catalog
 from partpicker.catalog.resolve import norm
 from partpicker.errors import InputError
-from partpicker.models import Gpu, Part, Ssd
+from partpicker.models import Part
 from partpicker.pricing import STALE_DAYS, fresh_price
 
 Objective = Literal["now", "full"]
@@ -38,6 +38,8 @@ class Request:
     top: int = 1
     strict: bool = False
     allow_unknown: bool = False
+    power_limit_w: int | None = None
+    """A power limit per GPU the user will set (psu-wattage and wall-circuit use it)."""
     profile: str = "dl-workstation"
     roles: tuple[str, ...] = ROLES
 
@@ -60,7 +62,7 @@ class Request:
 
 @dataclass(frozen=True, slots=True)
 class Priced:
-    """A part with the price used."""
+    """A part (or the slim record of one: :meth:`Catalog.entries`) with the price used."""
 
     part: Part
     usd: float
@@ -74,7 +76,7 @@ def offer(catalog: Catalog, request: Request, day: dt.date) -> dict[str, list[Pr
     out: dict[str, list[Priced]] = {}
     for role in request.roles:
         items = []
-        for part in catalog.by_category[role]:
+        for part in catalog.entries(role):  # pydantic parts, or slim records of JSON Lines parts
             if part.id in excluded or (role in pinned and part.id not in pinned[role]):
                 continue
             if not _big_enough(part, role, request):
@@ -102,28 +104,19 @@ def _pinned(catalog: Catalog, request: Request) -> dict[str, set[str]]:
     return pinned
 
 
-def _big_enough(part: Part, role: str, request: Request) -> bool:
-    """Whether a card has ``min_vram`` (unless a GPU is pinned) and a drive ``min_storage_gb``."""
+def _big_enough(part: Any, role: str, request: Request) -> bool:
+    """Whether a card has ``min_vram`` (unless a GPU is pinned) and a drive ``min_storage_gb``
+    (``part``: a :class:`Gpu` or :class:`Ssd`, or the slim record of one)."""
     if role == "gpu" and not request.gpu and role not in request.require:
-        assert isinstance(part, Gpu)
-        if part.vram_gb is None or part.vram_gb < request.min_vram:
-            return False
-    if role == "ssd":
-        assert isinstance(part, Ssd)
-        if part.capacity_gb < request.min_storage_gb:
-            return False
-    return True
+        return part.vram_gb is not None and part.vram_gb >= request.min_vram
+    return role != "ssd" or part.capacity_gb >= request.min_storage_gb
 
 
 def gpu_model(catalog: Catalog, name: str) -> list[Part]:
     """Cards of a GPU model ("RTX 3090" matches every GeForce RTX 3090 board, not the 3090 Ti),
     or the one card a name resolves to."""
     want = norm(name)
-    cards: list[Part] = [
-        g
-        for g in catalog.by_category["gpu"]
-        if isinstance(g, Gpu) and re.search(rf"(^| ){re.escape(want)}$", norm(g.chip))
-    ]
+    cards: list[Part] = [g for g in catalog.entries("gpu") if re.search(rf"(^| ){re.escape(want)}$", norm(g.chip))]
     if cards:
         return cards
     try:

@@ -23,8 +23,6 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from pydantic import BaseModel
-
 from partpicker.build import Build
 from partpicker.catalog.load import Catalog
 from partpicker.errors import InputError
@@ -33,20 +31,10 @@ from partpicker.pricing import today
 from partpicker.rules.graph import build_graph, unary_rules
 from partpicker.rules.rulebook import RuleSpec, rules_for
 from partpicker.suggest import dominance
-from partpicker.suggest.offer import Request, offer
+from partpicker.suggest.offer import Priced, Request, offer
 from partpicker.validate.engine import run_rule
 
-
-def _freeze(value: Any) -> Hashable:
-    """A hashable stand-in for a spec value (lists, dicts and models included)."""
-    if isinstance(value, BaseModel):
-        return tuple((name, _freeze(getattr(value, name))) for name in type(value).model_fields)
-    if isinstance(value, list | tuple):
-        return tuple(_freeze(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
-    plain: Hashable = value
-    return plain
+_freeze = dominance.freeze
 
 
 class Search:
@@ -71,6 +59,8 @@ class Search:
         self.spec_class: dict[tuple[str, str, str], int] = {}
         self.spec_ids: dict[Hashable, int] = {}
         self.layouts: dict[Any, Any] = {}
+        self.frozen_memo: dict[int, tuple[Any, Hashable]] = {}
+        self.alike_classes: dict[str, int] = {}
         self.failures: Counter[str] = Counter()
         self.forward_rules: dict[tuple[str, str, frozenset[str]], list[RuleSpec]] = {}
         self.forward_memo: dict[tuple[Any, ...], tuple[list[Any], list[tuple[Part, float]]]] = {}
@@ -87,9 +77,10 @@ class Search:
             "suggestion",
             self.request.profile,
             self.request.gpus,
-            assigned,
+            {role: self.catalog.part_of(part) for role, part in assigned.items()},
             self.request.counts(assigned),
             as_of=self.day,
+            power_limit_w=self.request.power_limit_w,
         )
 
     def _spec_class(self, rule: RuleSpec, role: str, part: Part) -> int:
@@ -153,7 +144,7 @@ class Search:
             unary_ids = set(unary_rules(self.graph, role))
             unary = [r for r in self.rules if r.id in unary_ids]
             weight = self.request.weight(role)
-            items = [(priced.part, priced.usd * weight) for priced in self.offered[role]]
+            items = self._alike_cheapest(role, [(priced.part, priced.usd * weight) for priced in self.offered[role]])
             for rule in unary:  # one check per class of alike parts, as in forward filtering
                 kept = self._filter(role, {}, items, [rule])
                 self.failures[rule.id] += len(items) - len(kept)
@@ -165,10 +156,51 @@ class Search:
                 keep=self.request.top,
                 strict=self.request.strict,
                 unknown_is_best=self.request.allow_unknown,
+                freezer=self._frozen,
             )
             self.after_dominance[role] = len(pruned)
-            out[role] = pruned
+            out[role] = self._made(role, pruned)
         return out
+
+    def _made(self, role: str, items: list[tuple[Part, float]]) -> list[tuple[Part, float]]:
+        """The domain as pydantic parts (JSON Lines parts are slim records until here), and
+        those parts on offer in their place, for the answer."""
+        out = [(self.catalog.part_of(part), cost) for part, cost in items]
+        made = {part.id: part for part, _ in out}
+        self.offered[role] = [
+            Priced(made[p.part.id], p.usd, p.date) if p.part.id in made else p for p in self.offered[role]
+        ]
+        return out
+
+    def _alike_cheapest(self, role: str, items: list[tuple[Part, float]]) -> list[tuple[Part, float]]:
+        """Per class of parts alike on every field the rules read of ``role``, the ``top``
+        cheapest with distinct prices (ties: the first id).
+
+        Exact: a build with any other member of a class has the same rule statuses as with
+        each kept one, and costs at least as much as each; with ``top`` K, the K kept
+        members cost strictly less, so that build is not among the K cheapest totals.
+        """
+        fields = sorted({name for rule in self.rules for name in rule.reads.get(role, ())})
+        frozen = self._frozen
+        kept: dict[tuple[Hashable, ...], list[float]] = {}
+        out: list[tuple[Part, float]] = []
+        for part, cost in sorted(items, key=lambda pc: (pc[1], pc[0].id)):
+            key = tuple(frozen(getattr(part, name)) for name in fields)
+            prices = kept.setdefault(key, [])
+            if len(prices) < self.request.top and (not prices or cost > prices[-1]):
+                prices.append(cost)
+                out.append((part, cost))
+        self.alike_classes[role] = len(kept)
+        return out
+
+    def _frozen(self, value: Any) -> Hashable:
+        """:func:`_freeze`, memoised on the value's identity (records share equal values)."""
+        if value is None or isinstance(value, int | float | str):
+            return value
+        found = self.frozen_memo.get(id(value))
+        if found is None or found[0] is not value:
+            found = self.frozen_memo[id(value)] = (value, _freeze(value))
+        return found[1]
 
     def run(self) -> list[tuple[float, dict[str, Part]]]:
         """The ``top`` cheapest builds with distinct objective totals, cheapest first."""

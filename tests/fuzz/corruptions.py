@@ -177,6 +177,11 @@ CORRUPTIONS: dict[str, Callable[[Path], list[list[str]]]] = {
         "parts.jsonl",
         '{"category": "psu", "id": "x-psu", "name": "X", "brand": "X", "watts": 1e999, "sources": ["x"]}\n',
     ),
+    "jsonl-usd-1e999": _file(
+        "parts.jsonl",
+        '{"category": "psu", "id": "x-psu", "name": "X", "brand": "X", "watts": 1600, "sources": ["x"], '
+        '"prices": [{"usd": 1e999, "date": "2023-07-01", "source": "x"}]}\n',
+    ),
     "jsonl-string-number": _file(
         "parts.jsonl",
         '{"category": "psu", "id": "x-psu", "name": "X", "brand": "X", "watts": "1500", "sources": ["x"]}\n',

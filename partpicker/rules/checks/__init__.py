@@ -52,6 +52,11 @@ def verdict(ok: bool, **values: Any) -> Outcome:
     return Outcome("pass" if ok else "fail", values)
 
 
+def gpus(n: int) -> str:
+    """``1 GPU``, ``4 GPUs``: how messages name the GPU count the rules are evaluated for."""
+    return f"{n} GPU" if n == 1 else f"{n} GPUs"
+
+
 @dataclass
 class Context:
     """The build under check, the GPU count the rules are evaluated for, and parameters."""

@@ -1,10 +1,10 @@
-"""pcie-lane-budget: GPUs at x8 each plus CPU-attached NVMe drives at x4 fit the CPU's lanes."""
+"""pcie-lane-budget: N GPUs at x8 each plus CPU-attached NVMe drives at x4 fit the CPU's lanes."""
 
 from typing import Any
 
 from partpicker.models import M2Slot, Motherboard, Ssd
 from partpicker.rules import layout
-from partpicker.rules.checks import Context, Outcome, Unknown, check, verdict
+from partpicker.rules.checks import Context, Outcome, Unknown, check, gpus, verdict
 
 
 def _placement(ctx: Context, board: Motherboard, nvme: list[Ssd]) -> tuple[tuple[Ssd, M2Slot], ...]:
@@ -27,7 +27,7 @@ def run(ctx: Context) -> Outcome:
     per_nvme = int(ctx.params["lanes_per_nvme"])
     n = ctx.n_gpus
     nvme = [d for d in ctx.build.ssds if d.interface == "nvme" and layout.is_m2(d)]
-    values: dict[str, Any] = {"have": have, "n": n, "per_gpu": per_gpu, "per_nvme": per_nvme}
+    values: dict[str, Any] = {"have": have, "n": n, "gpus": gpus(n), "per_gpu": per_gpu, "per_nvme": per_nvme}
     if n * per_gpu + len(nvme) * per_nvme <= have:
         # Even with every NVMe drive on CPU lanes, it fits (or there are none to place).
         return verdict(True, need=n * per_gpu + len(nvme) * per_nvme, nvme=len(nvme), **values)

@@ -23,6 +23,7 @@ def build_file(solution: Solution) -> str:
         "profile": req.profile,
         "target_gpus": req.gpus,
         "as_of": solution.as_of,
+        **({"power_limit_w": req.power_limit_w} if req.power_limit_w is not None else {}),
         "parts": parts,
     }
     return "# Written by `partpicker suggest`; check it with `partpicker validate`.\n" + yaml.safe_dump(

@@ -1,0 +1,311 @@
+"""Compact typed records of JSON Lines parts (msgspec structs), made from the pydantic models.
+
+A large catalog's parts are read into these, not into pydantic models: one msgspec decoder
+for every line (the ``category`` key picks the struct), with the models' types, bounds,
+literals and ``extra="forbid"``, then the checks msgspec cannot say (vocabulary, slugs,
+evidence) once per distinct value. A record reads like its part (same field names,
+``price_as_of``, ``total_gb``); :func:`to_part` makes the pydantic part of a record, which
+`suggest` does only for the few candidates left after its reduction.
+
+The structs are generated from :mod:`partpicker.models`, so there is one schema. A line the
+fast path rejects is not reported from here: the loader validates it again with pydantic,
+which says what is wrong in the same words as for YAML (and accepts what pydantic's lax
+mode accepts, such as ``"5"`` for an int).
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+import types
+import typing
+from array import array
+from collections.abc import Callable
+from functools import cache
+from typing import Any, Union
+
+import annotated_types
+import msgspec
+from pydantic import AfterValidator, BaseModel
+from pydantic.fields import FieldInfo
+
+from partpicker.models import CATEGORIES, SLUG, WEAK_EVIDENCE, Part, spec_fields
+
+
+class Record(msgspec.Struct, gc=False):
+    """Base of the generated part records (decoded, checked, then made slim)."""
+
+
+_CONSTRAINTS: dict[type, str] = {
+    annotated_types.Ge: "ge",
+    annotated_types.Le: "le",
+    annotated_types.Gt: "gt",
+    annotated_types.Lt: "lt",
+    annotated_types.MinLen: "min_length",
+    annotated_types.MaxLen: "max_length",
+}
+
+
+def _meta(metadata: list[Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in metadata:
+        key = _CONSTRAINTS.get(type(item))
+        if key is not None:
+            out[key] = getattr(item, key)
+        elif isinstance(item, FieldInfo):
+            out.update(_meta(item.metadata))
+    return out
+
+
+def _validators(metadata: list[Any]) -> list[Callable[[Any], Any]]:
+    return [item.func for item in metadata if isinstance(item, AfterValidator)]  # type: ignore[misc]
+
+
+def _type(annotation: Any, metadata: list[Any]) -> Any:
+    """The msgspec type of a pydantic annotation (lists become tuples: compact, hashable)."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        inner, *extra = typing.get_args(annotation)
+        return _type(inner, [*metadata, *extra])
+    if origin in (Union, types.UnionType):  # constraints bind the arms that are not None
+        arms = [a if a is type(None) else _type(a, metadata) for a in typing.get_args(annotation)]
+        return Union[tuple(arms)]  # noqa: UP007
+    constraints = _meta(metadata)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        found: Any = struct_of(annotation)
+    elif origin is list:
+        found = tuple[_type(typing.get_args(annotation)[0], []), ...]  # type: ignore[misc]
+    elif origin is dict:
+        key, value = typing.get_args(annotation)
+        found = dict[_type(key, []), _type(value, [])]  # type: ignore[misc]
+    else:
+        found = annotation  # str, int, float, bool, dt.date, Literal[...]
+    return typing.Annotated[found, msgspec.Meta(**constraints)] if constraints else found
+
+
+@cache
+def struct_of(model: type[BaseModel]) -> type[msgspec.Struct]:
+    """The msgspec struct of a pydantic model (a part model's is tagged by its category)."""
+    fields: list[Any] = []
+    for name, info in model.model_fields.items():
+        kind = _type(info.annotation, list(info.metadata))
+        if info.default_factory is not None:
+            fields.append((name, kind, msgspec.field(default_factory=tuple if info.default_factory is list else dict)))
+        elif info.is_required():
+            fields.append((name, kind))
+        else:
+            fields.append((name, kind, info.default))
+    fields.sort(key=lambda f: len(f) > 2)  # msgspec wants the required fields first
+    if issubclass(model, Part):
+        return msgspec.defstruct(
+            model.__name__,
+            fields,
+            bases=(Record,),
+            tag_field="category",
+            tag=model.category,
+            forbid_unknown_fields=True,
+            gc=False,
+        )
+    return msgspec.defstruct(model.__name__, fields, forbid_unknown_fields=True, gc=False)
+
+
+@cache
+def _vocabulary(model: type[Part]) -> tuple[tuple[str, Callable[[Any], Any], bool], ...]:
+    """The top-level fields of a part model with an after-validator: (name, check, is a list)."""
+    out: list[tuple[str, Callable[[Any], Any], bool]] = []
+    for name, info in model.model_fields.items():
+        checks = _validators(list(info.metadata))
+        is_list = typing.get_origin(info.annotation) is list
+        if is_list:
+            item = typing.get_args(info.annotation)[0]
+            if typing.get_origin(item) is typing.Annotated:
+                checks = _validators(list(typing.get_args(item)[1:]))
+        out.extend((name, check, is_list) for check in checks)
+    return tuple(out)
+
+
+@cache
+def decoder() -> msgspec.json.Decoder[Any]:
+    """One decoder for every category's lines."""
+    return msgspec.json.Decoder(Union[tuple(struct_of(cls) for cls in CATEGORIES.values())])  # noqa: UP007
+
+
+@cache
+def _models() -> dict[type, type[Part]]:
+    return {struct_of(cls): cls for cls in CATEGORIES.values()}
+
+
+def model_of(record: Any) -> type[Part]:
+    """The part model of a record."""
+    return _models()[type(record)]
+
+
+class Checker:
+    """The checks msgspec cannot say, memoised on the value (vocabulary words repeat)."""
+
+    def __init__(self) -> None:
+        self.words: dict[tuple[Callable[[Any], Any], str], str | None] = {}
+        self.evidence_keys: dict[str, frozenset[str]] = {
+            cat: frozenset(spec_fields(cls)) for cat, cls in CATEGORIES.items()
+        }
+
+    def word(self, check: Callable[[Any], Any], value: str) -> str | None:
+        key = (check, value)
+        if key not in self.words:
+            try:
+                self.words[key] = str(check(value))
+            except ValueError:  # PydanticCustomError is a ValueError
+                self.words[key] = None
+        return self.words[key]
+
+    def fix(self, record: Any) -> bool:
+        """Normalise the vocabulary of ``record`` in place; False if pydantic would reject it."""
+        if not SLUG.match(record.id):
+            return False
+        model = model_of(record)
+        for name, check, is_list in _vocabulary(model):
+            value = getattr(record, name)
+            if value is None:
+                continue
+            if is_list:
+                fixed: Any = tuple(self.word(check, v) for v in value)
+                if None in fixed:
+                    return False
+            else:
+                fixed = self.word(check, value)
+                if fixed is None:
+                    return False
+            if fixed is not value:
+                setattr(record, name, fixed)
+        return self._evidence_ok(record)
+
+    def _evidence_ok(self, record: Any) -> bool:
+        found = record.field_evidence
+        if not found:
+            return True
+        if not set(found) <= self.evidence_keys[model_of(record).category]:
+            return False
+        return all(ev.note is not None or ev.kind not in WEAK_EVIDENCE for ev in found.values())
+
+
+def from_part(part: Part) -> Any:
+    """The record of a validated pydantic part (for lines only pydantic's lax mode accepts)."""
+    return msgspec.convert(part.model_dump(), struct_of(type(part)))
+
+
+def to_part(record: Any) -> Part:
+    """The pydantic part of a record (pydantic-core builds it from the record's plain values)."""
+    raw = msgspec.to_builtins(record)
+    del raw["category"]
+    return model_of(record).model_validate(raw)
+
+
+# -- slim records: what a loaded JSON Lines part keeps in memory -----------------------------
+
+
+class Point(msgspec.Struct, gc=False, frozen=True):
+    """A price point of a slim record (its date and amount; the source stays in the file)."""
+
+    usd: float
+    date: dt.date
+
+
+class Slim(msgspec.Struct, gc=False):
+    """Base of the slim records: a part's id, name and specs, its price points sorted by
+    date (ordinals and amounts, packed), and where its line is (to make the full part from)."""
+
+    id: str
+    name: str
+    price_days: array[int]
+    price_usd: array[float]
+    file_no: int
+    offset: int
+    line: int
+
+    def price_as_of(self, day: dt.date) -> Point | None:
+        """The latest price point on or before ``day``, as :meth:`Part.price_as_of` (of
+        points on one day, the last listed)."""
+        at = bisect.bisect_right(self.price_days, day.toordinal()) - 1
+        return None if at < 0 else Point(self.price_usd[at], dt.date.fromordinal(self.price_days[at]))
+
+    @property
+    def prices(self) -> tuple[Point, ...]:
+        return tuple(Point(u, dt.date.fromordinal(d)) for d, u in zip(self.price_days, self.price_usd, strict=True))
+
+    @property
+    def total_gb(self) -> int:
+        """A memory kit's total size (as :attr:`partpicker.models.Ram.total_gb`)."""
+        return int(self.modules * self.module_gb)  # type: ignore[attr-defined]
+
+
+@cache
+def slim_of(record_type: type[msgspec.Struct]) -> tuple[type[Slim], tuple[str, ...]]:
+    """The slim struct of a record type, and the spec fields it keeps."""
+    model = _models()[record_type]
+    specs = spec_fields(model)
+    kinds = {f.name: f.type for f in msgspec.structs.fields(record_type)}
+    cls: type[Slim] = msgspec.defstruct(  # type: ignore[assignment]
+        f"Slim{model.__name__}", [(n, kinds[n]) for n in specs], bases=(Slim,), gc=False
+    )
+    _SLIM_MODELS[cls] = model
+    return cls, specs
+
+
+_SLIM_MODELS: dict[type, type[Part]] = {}
+
+
+class Slimmer:
+    """Makes slim records, sharing equal spec values (a slot map, a socket name) between parts."""
+
+    def __init__(self, file_no: int) -> None:
+        self.file_no = file_no
+        self.shared: dict[Any, Any] = {}
+        self.encode = msgspec.json.encode
+
+    def share(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.shared.setdefault(value, value)
+        if isinstance(value, tuple | msgspec.Struct) and value:
+            return self.shared.setdefault((type(value), self.encode(value)), value)
+        return value
+
+    def slim(self, record: Any, offset: int, line: int) -> Slim:
+        cls, specs = slim_of(type(record))  # type: ignore[arg-type]
+        points = sorted(((p.date.toordinal(), p.usd) for p in record.prices), key=lambda du: du[0])  # stable
+        share = self.share
+        return cls(
+            record.id,
+            record.name,
+            array("i", [d for d, _ in points]),
+            array("d", [u for _, u in points]),
+            self.file_no,
+            offset,
+            line,
+            *(share(getattr(record, name)) for name in specs),
+        )
+
+
+@cache
+def _checker() -> Checker:
+    return Checker()
+
+
+def slim_model(slim: Slim) -> type[Part]:
+    """The part model of a slim record."""
+    return _SLIM_MODELS[type(slim)]
+
+
+def part_from_line(handle: Any, slim: Slim) -> Part:
+    """The pydantic part of a slim record, made from its line in the file (open, binary) it
+    came from."""
+    handle.seek(slim.offset)
+    line = handle.readline()
+    try:
+        record = decoder().decode(line)
+        if _checker().fix(record):
+            return to_part(record)
+    except msgspec.DecodeError:
+        pass
+    raw = msgspec.json.decode(line)  # a line only pydantic's lax mode accepts
+    raw.pop("category", None)
+    return slim_model(slim).model_validate(raw)

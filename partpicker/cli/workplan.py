@@ -1,0 +1,111 @@
+"""`suggest --workload` and `--circuit`: the GPU model and count a workload needs, the cheapest
+build for it, and its power plan on the wall circuit."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from partpicker.build import Build
+from partpicker.circuits import CIRCUITS, Circuit, circuit
+from partpicker.cli.common import fail_input, guarded, load_catalog_once
+from partpicker.cli.workload import load_model_catalog
+from partpicker.errors import InputError
+from partpicker.rules.rulebook import load_rules
+from partpicker.suggest.answer import Solution
+from partpicker.suggest.formats import build_file
+from partpicker.suggest.offer import Request
+from partpicker.validate.engine import evaluate
+from partpicker.validate.report import Report
+from partpicker.workload import WorkloadSpecError, parse_workload
+from partpicker.workplan.answer import WorkAnswer, WorkRequest, answer
+from partpicker.workplan.formats import WORK_FORMATS
+from partpicker.workplan.power import power_plan
+
+WorkloadOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--workload",
+        help="Size the GPUs for a workload, e.g. 'serve qwen2.5-32b q4 ctx 16384 users 4' "
+        "or 'qlora llama-3.1-70b seq 4096' (chooses the GPU model and count; --gpus is ignored).",
+    ),
+]
+CircuitOpt = Annotated[
+    str | None, typer.Option("--circuit", help=f"The wall circuit: {' | '.join(CIRCUITS)} (adds a power plan).")
+]
+HeadroomOpt = Annotated[float, typer.Option(min=0, max=0.9, help="--workload: share of each card left free.")]
+ModelsFileOpt = Annotated[list[Path] | None, typer.Option("--models", help="--workload: your own models file.")]
+
+
+def parse_circuit(name: str | None) -> Circuit | None:
+    """The --circuit option, or exit 2 naming the known circuits."""
+    return None if name is None else guarded(lambda: circuit(name))
+
+
+def with_circuit(report_rules: dict[str, object], wall: Circuit | None) -> dict[str, object]:
+    """A build's rule overrides with wall-circuit set to the circuit's continuous watts."""
+    if wall is None:
+        return report_rules
+    current = report_rules.get("wall-circuit")
+    if current is False or current == "off":
+        return report_rules
+    setting = dict(current) if isinstance(current, dict) else {}
+    label = f"{wall.name} ({wall.volts:g} V / {wall.amps:g} A)"
+    return {**report_rules, "wall-circuit": {**setting, "max_wall_watts": round(wall.continuous_w), "circuit": label}}
+
+
+def report_of(solution: Solution, wall: Circuit | None, *, verified_only: bool = False) -> Report | None:
+    if not solution.choices:
+        return None
+    build = solution.choices[0].build
+    build = replace(build, rules=with_circuit(dict(build.rules), wall))  # type: ignore[arg-type]
+    return evaluate(build, load_rules(), as_of=solution.as_of, verified_only=verified_only)
+
+
+def run_workload(
+    request: Request,
+    line: str,
+    wall: Circuit | None,
+    headroom: float,
+    overlays: list[Path] | None,
+    catalog: tuple[list[Path] | None, list[Path] | None],
+    format: str,
+    output: Path | None,
+) -> None:
+    """Answer `suggest --workload LINE` on ``catalog`` (the --catalog and --parts files), print
+    it, write --output, exit 1 without a build."""
+    models = load_model_catalog(overlays)
+    try:
+        workload = parse_workload(line, models)
+    except WorkloadSpecError as exc:
+        fail_input(InputError(f"--workload: {exc}", hint="e.g. 'serve qwen2.5-32b q4 ctx 16384 users 4'"))
+    spec = models[workload.model]
+    req = WorkRequest(workload, spec, replace(request, top=1), headroom, wall, max(3, request.top), request.gpu)
+
+    def run() -> tuple[WorkAnswer, Report | None]:
+        found = answer(load_catalog_once(*catalog), load_rules(), req)
+        report = report_of(found.options[0].solution, wall) if found.options else None
+        return found, report
+
+    found, report = guarded(run)
+    typer.echo(WORK_FORMATS[format](found, report))
+    if found.exit_code:
+        raise typer.Exit(found.exit_code)
+    if output is not None:
+        from partpicker.cli.suggest import write_atomically
+
+        guarded(lambda: write_atomically(output, build_file(found.options[0].solution)))
+
+
+def plan_text(build: Build, wall: Circuit, n_gpus: int | None = None) -> str:
+    """A build's power plan at ``n_gpus`` (default: its target) on ``wall``, as text."""
+    plan = power_plan(build, wall, n_gpus or build.target_gpus)
+    return "\n".join(["", f"Power plan at {plan.n_gpus} GPUs", *(f"  {line}" for line in plan.lines)])
+
+
+def circuit_lines(solution: Solution, wall: Circuit) -> str:
+    """The power plan of plain `suggest`'s build at its --gpus, on --circuit."""
+    return plan_text(solution.choices[0].build, wall, solution.request.gpus) if solution.choices else ""

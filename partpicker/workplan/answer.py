@@ -1,0 +1,176 @@
+"""`suggest --workload`: the cheapest build whose GPUs hold a workload.
+
+1. Every GPU model of the catalog, at N = 1..8 cards, is judged by ``workload.fit`` (the
+   fullest card against its memory less the headroom). Per model only the smallest N that
+   fits matters: a platform ready for N + 1 cards is also ready for N, and one card more
+   costs more, so the cheapest build for a model is at its smallest fitting N.
+2. For each (model, N) the suggest API answers the cheapest build ready for N cards with all
+   N bought now (``solve``, unchanged). With ~40 models at ~0.05 s each, every option is
+   solved: the ranking by total price is exact, not estimated.
+3. The answer ranks the options by total price, names the next cheaper option that almost
+   fits (the (model, N) cheaper than the best build that misses by the least memory) and
+   why not, and gives each build's power plan on the circuit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from partpicker.catalog import Catalog
+from partpicker.circuits import Circuit
+from partpicker.errors import ExitCode
+from partpicker.rules.rulebook import RuleSpec
+from partpicker.suggest.answer import Solution, solve
+from partpicker.suggest.offer import Request
+from partpicker.workload import DEFAULT_HEADROOM, FitResult, GpuOption, ModelSpec, Workload, fit_grid
+from partpicker.workload.fit import MAX_GPUS
+from partpicker.workplan.gpus import gpu_options
+from partpicker.workplan.power import PowerPlan, power_plan
+
+Status = Literal["ok", "over-budget", "no-build", "impossible"]
+
+
+@dataclass(frozen=True)
+class WorkRequest:
+    """A workload, the suggest request it refines (budget, date, pins), and the circuit."""
+
+    workload: Workload
+    model: ModelSpec
+    base: Request
+    headroom: float = DEFAULT_HEADROOM
+    circuit: Circuit | None = None
+    top: int = 3
+    gpu: str | None = None  # a GPU model the user pinned ('RTX 3090'), matched as suggest does
+
+
+@dataclass(frozen=True)
+class Option:
+    """One GPU model and count that holds the workload, with the suggest answer for it."""
+
+    fit: FitResult
+    solution: Solution
+    power: PowerPlan | None
+
+    @property
+    def total_usd(self) -> float | None:
+        return self.solution.choices[0].now_usd if self.solution.choices else None
+
+
+@dataclass(frozen=True)
+class Miss:
+    """The next cheaper option that almost fits, and why not."""
+
+    fit: FitResult
+    total_usd: float | None  # its cheapest build, when there is one
+
+
+@dataclass(frozen=True)
+class WorkAnswer:
+    """Builds that hold the workload, cheapest first, or why there is none (with numbers)."""
+
+    status: Status
+    request: WorkRequest
+    options: tuple[Option, ...]  # with a build, cheapest first (at most ``top``)
+    unbuilt: tuple[Option, ...]  # (model, N) that fit but have no build, and suggest's reason
+    miss: Miss | None
+    reason: str
+    closest: FitResult | None  # for 'impossible': the option that comes closest
+
+    @property
+    def exit_code(self) -> ExitCode:
+        return ExitCode.CLEAN if self.status == "ok" else ExitCode.FINDINGS
+
+
+def _smallest_fitting(grid: list[FitResult]) -> list[FitResult]:
+    """Per GPU model, its smallest fitting N."""
+    best: dict[tuple[str, float], FitResult] = {}
+    for r in grid:
+        key = (r.gpu, r.vram_gb)
+        if r.fits and (key not in best or r.n_gpus < best[key].n_gpus):
+            best[key] = r
+    return list(best.values())
+
+
+def _solve(catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, r: FitResult) -> Solution:
+    base = replace(req.base, gpus=r.n_gpus, start_gpus=r.n_gpus, gpu=r.gpu, min_vram=0.0)
+    return solve(catalog, rules, base)
+
+
+def _option(catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, r: FitResult) -> Option:
+    solution = _solve(catalog, rules, req, r)
+    plan = None
+    if solution.choices and req.circuit is not None:
+        plan = power_plan(solution.choices[0].build, req.circuit, r.n_gpus)
+    return Option(r, solution, plan)
+
+
+def _candidates(catalog: Catalog, req: WorkRequest) -> list[GpuOption]:
+    options = gpu_options(catalog)
+    if req.gpu:
+        from partpicker.suggest.offer import gpu_model
+
+        chips = {getattr(p, "chip", "") for p in gpu_model(catalog, req.gpu)}
+        options = [g for g in options if g.name in chips]
+    return options
+
+
+def _miss(
+    catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, grid: list[FitResult], best: float
+) -> Miss | None:
+    """Among the (model, N) that do not fit, the closest whose build is cheaper than ``best``."""
+    misses = sorted((r for r in grid if not r.fits and r.margin_gib is not None), key=lambda r: -(r.margin_gib or 0.0))
+    for r in misses[:12]:  # the closest few; each costs one solve
+        solution = _solve(catalog, rules, req, r)
+        if solution.choices and solution.choices[0].now_usd < best:
+            return Miss(r, solution.choices[0].now_usd)
+    return None
+
+
+def answer(catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest) -> WorkAnswer:
+    """The cheapest builds that hold ``req.workload``, or why there is none."""
+    candidates = _candidates(catalog, req)
+    grid = fit_grid(req.workload, candidates, range(1, MAX_GPUS + 1), headroom=req.headroom, model=req.model)
+    fitting = _smallest_fitting(grid)
+    if not fitting:
+        return _impossible(req, grid)
+    solved = [_option(catalog, rules, req, r) for r in fitting]
+    built = sorted((o for o in solved if o.total_usd is not None), key=lambda o: (o.total_usd, o.fit.n_gpus))
+    unbuilt = tuple(o for o in solved if o.total_usd is None)
+    if not built:
+        return WorkAnswer(_no_build_status(unbuilt), req, (), unbuilt, None, _no_build_reason(req, unbuilt), None)
+    best = built[0].total_usd or 0.0
+    miss = _miss(catalog, rules, req, grid, best)
+    return WorkAnswer("ok", req, tuple(built[: req.top]), unbuilt, miss, "", None)
+
+
+def _impossible(req: WorkRequest, grid: list[FitResult]) -> WorkAnswer:
+    planned = [r for r in grid if r.plan is not None]
+    closest = max(planned, key=lambda r: r.margin_gib or 0.0, default=None)
+    single = next((r for r in planned if r.n_gpus == 1), None)
+    need = f"it needs {single.peak_gib:.1f} GiB on one card" if single and single.peak_gib else "it does not split"
+    why = f"no GPU model of the catalog holds {req.workload.describe()} on up to {MAX_GPUS} cards: {need}"
+    if closest is not None:
+        why += f"; closest: {closest.n_gpus} x {closest.gpu}, {closest.reason}"
+    return WorkAnswer("impossible", req, (), (), None, why, closest)
+
+
+def _no_build_status(unbuilt: tuple[Option, ...]) -> Status:
+    over = [o for o in unbuilt if o.solution.cheapest_usd is not None]
+    return "over-budget" if over else "no-build"
+
+
+def _no_build_reason(req: WorkRequest, unbuilt: tuple[Option, ...]) -> str:
+    over = sorted(
+        (o for o in unbuilt if o.solution.cheapest_usd is not None), key=lambda o: o.solution.cheapest_usd or 0
+    )
+    if over and req.base.budget is not None:
+        o = over[0]
+        cost = o.solution.cheapest_usd or 0.0
+        return (
+            f"the cheapest build that holds {req.workload.describe()} is {o.fit.n_gpus} x {o.fit.gpu} at "
+            f"${cost:,.2f}, over the budget of ${req.base.budget:,.2f} by ${cost - req.base.budget:,.2f} "
+            f"({o.fit.reason})"
+        )
+    reasons = "; ".join(f"{o.fit.n_gpus} x {o.fit.gpu}: {o.solution.reason}" for o in unbuilt[:3])
+    return f"{len(unbuilt)} GPU options hold the workload, but suggest finds no build for any: {reasons}"

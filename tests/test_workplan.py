@@ -1,0 +1,176 @@
+"""`suggest --workload` and `--circuit`: GPUs that hold the workload, exact ranking, power plans."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from partpicker.build import load_build
+from partpicker.circuits import CIRCUITS, circuit
+from partpicker.cli import app
+from partpicker.errors import InputError
+from partpicker.suggest.answer import solve
+from partpicker.suggest.offer import Request
+from partpicker.vocab import EFFICIENCY_AT_FULL_LOAD
+from partpicker.workload import fit, fit_grid, load_models, parse_workload
+from partpicker.workplan.answer import WorkRequest, answer
+from partpicker.workplan.gpus import gpu_options
+from partpicker.workplan.power import power_plan
+
+from .conftest import ROOT, read_catalog_once
+
+runner = CliRunner()
+MODELS = load_models()
+DAY = "2025-07-31"  # the newest prices of the bundled catalog
+QUAD_3090 = ROOT / "examples" / "fail-4x-rtx-3090-fe-x399.yaml"  # 4 x 350 W cards, 1600 W Platinum
+WORKLOADS = [
+    "serve llama-3.1-8b bf16 ctx 8192 users 4",
+    "lora llama-3.1-8b seq 2048",
+    "serve qwen2.5-32b q4 ctx 16384 users 4",
+    "qlora qwen2.5-32b seq 2048",
+    "serve llama-3.1-70b q4 ctx 8192",
+    "qlora llama-3.1-70b seq 4096 batch 1",
+]
+
+
+def _catalog():  # type: ignore[no-untyped-def]
+    return read_catalog_once()[0]
+
+
+def _suggest(*args: str) -> tuple[int, dict[str, object], str]:
+    result = runner.invoke(app, ["suggest", *args, "--as-of", DAY, "--allow-unknown", "-f", "json"])
+    return result.exit_code, json.loads(result.stdout) if result.stdout.startswith("{") else {}, result.output
+
+
+@pytest.mark.parametrize("line", WORKLOADS)
+def test_suggested_gpus_hold_the_workload_and_the_build_validates(line: str, tmp_path: Path) -> None:
+    out = tmp_path / "build.yaml"
+    code, doc, text = _suggest("--workload", line, "--output", str(out))
+    assert code == 0, text
+    best = doc["options"][0]  # type: ignore[index]
+    # The GPUs hold it, by the memory model on its own (not the answer's copy of the result).
+    w = parse_workload(line, MODELS)
+    assert fit(w, best["vram_gb"], best["n_gpus"]).fits
+    build = load_build(out, _catalog())
+    assert build.gpu_count == best["n_gpus"] and build.gpu is not None and build.gpu.chip == best["gpu"]
+    result = runner.invoke(app, ["validate", str(out)])
+    assert result.exit_code in (0, 1) and "FAIL" not in result.stdout.splitlines()[0], result.stdout
+    totals = [o["total_usd"] for o in doc["options"]]  # type: ignore[union-attr]
+    assert totals == sorted(totals)
+
+
+def test_the_ranking_equals_a_brute_force_over_every_gpu_and_count() -> None:
+    """Every (GPU model, N) that fits, solved: the cheapest must be the answer's first."""
+    catalog, day = _catalog(), dt.date.fromisoformat(DAY)
+    w = parse_workload("serve qwen2.5-32b q4 ctx 16384 users 4", MODELS)
+    base = Request(as_of=day, allow_unknown=True, min_storage_gb=500)
+    from partpicker.rules.rulebook import load_rules
+
+    rules = load_rules()
+    brute = []
+    for r in fit_grid(w, gpu_options(catalog)):
+        if r.fits:
+            s = solve(catalog, rules, replace(base, gpus=r.n_gpus, start_gpus=r.n_gpus, gpu=r.gpu, min_vram=0))
+            brute += [c.now_usd for c in s.choices[:1]]
+    got = answer(catalog, rules, WorkRequest(w, MODELS[w.model], base))
+    assert got.status == "ok"
+    assert got.options[0].total_usd == pytest.approx(min(brute))
+    if got.miss is not None:  # the miss is cheaper and does not fit
+        assert not got.miss.fit.fits and (got.miss.total_usd or 0) < min(brute)
+
+
+def test_a_70b_full_fine_tune_under_5000_is_impossible_with_the_numbers() -> None:
+    result = runner.invoke(
+        app, ["suggest", "--workload", "finetune llama-3.1-70b full bf16", "--budget", "5000", "--as-of", DAY]
+    )
+    assert result.exit_code == 1
+    assert "No build" in result.stdout and "GiB" in result.stdout and "1057" in result.stdout
+
+
+def test_over_budget_says_what_the_cheapest_costs() -> None:
+    code, doc, _ = _suggest("--workload", "qlora llama-3.1-70b seq 4096", "--budget", "1000")
+    assert code == 1 and doc["status"] == "over-budget"
+    assert "over the budget of $1,000.00" in str(doc["reason"])
+
+
+@pytest.mark.parametrize("bad", ["serve", "serve gpt-9", "serve llama-3.1-8b q3", "dance llama-3.1-8b"])
+def test_a_bad_workload_is_exit_2(bad: str) -> None:
+    result = runner.invoke(app, ["suggest", "--workload", bad])
+    assert result.exit_code == 2 and "--workload" in result.stderr and "Traceback" not in result.output
+
+
+# --- circuits and power plans
+
+
+@pytest.mark.parametrize(("name", "watts"), [("us-15a", 1440), ("us-20a", 1920), ("eu-16a", 3680), ("jp-15a", 1500)])
+def test_circuit_continuous_watts(name: str, watts: int) -> None:
+    c = circuit(name)
+    assert c.continuous_w == pytest.approx(watts)
+    assert c.continuous_w <= c.volts * c.amps
+
+
+def test_unknown_circuit_is_bad_input() -> None:
+    with pytest.raises(InputError, match="us-15a"):
+        circuit("uk-13a")
+    result = runner.invoke(app, ["validate", str(QUAD_3090), "--circuit", "uk-13a"])
+    assert result.exit_code == 2 and "unknown circuit" in result.stderr
+
+
+def test_four_350w_cards_on_us_15a_get_a_stated_power_limit() -> None:
+    build = load_build(QUAD_3090, _catalog())
+    assert build.gpu is not None and build.gpu.board_power_w == 350
+    cpu, psu = build.cpu, build.psu
+    assert cpu is not None and psu is not None and cpu.tdp_w is not None and psu.efficiency is not None
+    eff = EFFICIENCY_AT_FULL_LOAD[psu.efficiency]
+    us = power_plan(build, CIRCUITS["us-15a"], 4)
+    assert us.fits is False and us.wall_w == pytest.approx((cpu.tdp_w + 4 * 350 + 100) / eff)
+    expected = int((1440 * eff - cpu.tdp_w - 100) // 4)
+    assert us.limit_w == expected and 0.6 * 350 <= expected < 350
+    assert (cpu.tdp_w + 4 * expected + 100) / eff <= 1440 < (cpu.tdp_w + 4 * (expected + 1) + 100) / eff
+    assert any(f"power-limit each GPU to {expected} W" in line for line in us.lines)
+    eu = power_plan(build, CIRCUITS["eu-16a"], 4)
+    assert eu.fits is True and eu.limit_w is None
+
+
+def test_a_limit_too_deep_asks_for_a_second_circuit() -> None:
+    build = load_build(QUAD_3090, _catalog())
+    plan = power_plan(build, CIRCUITS["jp-15a"], 8)
+    assert plan.fits is False and plan.limit_w is None and plan.circuits >= 2
+    assert any("circuits" in line and "second PSU" in line for line in plan.lines)
+
+
+def test_validate_circuit_changes_the_wall_circuit_rule() -> None:
+    us = runner.invoke(app, ["validate", str(QUAD_3090), "--circuit", "us-15a", "-f", "json"])
+    eu = runner.invoke(app, ["validate", str(QUAD_3090), "--circuit", "eu-16a", "-f", "json"])
+    status = {
+        name: next(f for f in json.loads(r.stdout)["findings"] if f["rule"] == "wall-circuit")
+        for name, r in (("us", us), ("eu", eu))
+    }
+    assert status["us"]["status"] == "fail" and status["eu"]["status"] == "pass"
+    text = runner.invoke(app, ["validate", str(QUAD_3090), "--circuit", "us-15a"]).stdout
+    assert "Power plan at 4 GPUs" in text and "power-limit each GPU to" in text
+
+
+def test_suggest_circuit_adds_the_power_plan() -> None:
+    args = ["suggest", "--gpus", "4", "--start-gpus", "4", "--gpu", "Quadro RTX 5000"]  # 4 x 265 W
+    args += ["--as-of", DAY, "--allow-unknown"]
+    us = runner.invoke(app, [*args, "--circuit", "us-15a"])
+    eu = runner.invoke(app, [*args, "--circuit", "eu-16a"])
+    assert us.exit_code == eu.exit_code == 0, us.output
+    assert "power-limit each GPU to" in us.stdout or "circuits" in us.stdout
+    assert "no further power limit needed" in eu.stdout
+
+
+def test_the_advised_power_limit_makes_validate_pass_on_the_circuit() -> None:
+    """The plan's limit and the wall-circuit rule agree: at that limit the rule passes, one watt above fails."""
+    plan = power_plan(load_build(QUAD_3090, _catalog()), CIRCUITS["us-15a"], 4)
+    assert plan.limit_w is not None
+    for watts, status in ((plan.limit_w, "pass"), (plan.limit_w + 1, "fail")):
+        args = ["validate", str(QUAD_3090), "--circuit", "us-15a", "--power-limit", str(watts), "-f", "json"]
+        findings = json.loads(runner.invoke(app, args).stdout)["findings"]
+        assert next(f for f in findings if f["rule"] == "wall-circuit")["status"] == status
