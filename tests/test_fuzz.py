@@ -29,6 +29,7 @@ FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,
     database=None,
+    derandomize=os.environ.get("FUZZ_RANDOM") is None,  # CI runs the same examples; FUZZ_RANDOM=1 for new ones
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.data_too_large],
 )
 PARAMS = {rid: list(spec.params) for rid, spec in load_rules().items()}
