@@ -262,7 +262,7 @@ def test_json_is_one_object_with_the_documented_shape() -> None:
     assert doc["burst"] is None
     assert doc["cheaper"] == "own"
     assert doc["machine"]["article_draw_kw"] == {"1": 1.0, "4": 2.0}
-    assert set(COST_FORMATS) == {"text", "json"}
+    assert set(COST_FORMATS) == {"text", "json", "html"}
 
 
 def test_json_says_never_when_owning_does_not_pay_off() -> None:

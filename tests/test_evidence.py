@@ -84,6 +84,7 @@ def test_verified_only_turns_recalled_passes_into_unknown() -> None:
     # a required field (the case's form factors) cannot be nulled: the rule is kept from passing
     assert before["case-form-factor"]["status"] == "pass" and after["case-form-factor"]["status"] == "unknown"
     assert "recalled form_factors of Test Tower" in after["case-form-factor"]["message"]
+    assert "recalled, so unknown under --verified-only: cores of Test Threadripper 16C" in after["cpu-cores"]["message"]
     # what rests on documented facts is unchanged
     for rule in ("cpu-socket", "cpu-pcie-lanes"):
         assert before[rule]["status"] == after[rule]["status"] == "pass"

@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 
 from partpicker.html import PageView, render_page
+from tests.support.html_pages import PAGES, write_page
 from tests.support.html_views import board_view, page_view
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed")
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed")]
 WINDOW = (1100, 2600)
 FLAGS = [
     "--headless",
@@ -75,7 +76,22 @@ def report(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     return path
 
 
+@pytest.fixture(params=sorted(PAGES))
+def cli_report(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """A page as `partpicker validate|suggest|cost --format html --output` writes it."""
+    return write_page(request.param, tmp_path)
+
+
 def test_screenshot_is_not_blank_and_slot_map_is_drawn(report: Path, tmp_path: Path) -> None:
+    check_page(report, tmp_path, "slotmap")
+
+
+def test_cli_pages_render(cli_report: Path, tmp_path: Path) -> None:
+    """Each page the CLI writes: not blank, its main picture laid out on the page, no console errors."""
+    check_page(cli_report, tmp_path, "cost" if cli_report.stem == "cost" else "slotmap")
+
+
+def check_page(report: Path, tmp_path: Path, picture: str) -> None:
     image_module = pytest.importorskip("PIL.Image")
     shot = tmp_path / "shot.png"
     run = chromium(tmp_path, report, f"--screenshot={shot}")
@@ -98,7 +114,7 @@ def test_screenshot_is_not_blank_and_slot_map_is_drawn(report: Path, tmp_path: P
     boxes = json.loads(found.group(1).replace("&quot;", '"'))
     width, height, inner = boxes["page"]
     assert width <= inner  # nothing sticks out sideways
-    left, top, w, h = boxes["slotmap"]
+    left, top, w, h = boxes[picture]
     assert w > 300 and h > 200
     assert left >= 0 and left + w <= inner and top >= 0 and top + h <= height
     if top + h <= WINDOW[1]:  # the slot map is in the screenshot: it is drawn, not empty

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html.parser
+import itertools
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import replace
@@ -112,8 +113,20 @@ def test_four_3slot_cards_overlap() -> None:
     assert max(rows_by_position(root)) == 9
     beyond = [c.get("data-position") for c in with_class(root, "g", "card") if "beyond-case" in c.get("class", "")]
     assert beyond == ["7"]
-    assert [b.get("data-positions") for b in with_class(root, "line", "back-to-back")] == ["1 3", "3 5", "5 7"]
+    assert with_class(root, "line", "back-to-back") == []  # they overlap: marked as that, not as a gap
     assert "overlap" in (root.find("desc").text or "").lower()  # type: ignore[union-attr]
+
+
+def test_open_air_cards_back_to_back_are_marked() -> None:
+    """2-slot open-air cards at 1/3/5/7 touch (no free slot between): each pair is marked."""
+    view = board_view("four-2slot-cards.yaml")
+    view = replace(view, cards=tuple(replace(c, cooler="open-air") for c in view.cards))
+    root = parse(slot_map(view))
+    seated = sorted(positions(with_class(root, "g", "card")))
+    touching = [f"{a} {b}" for a, b in itertools.pairwise(seated) if b - a == 2]
+    assert [b.get("data-positions") for b in with_class(root, "line", "back-to-back")] == touching
+    assert touching == ["1 3", "3 5", "5 7"]
+    assert with_class(root, "rect", "overlap") == []
 
 
 def test_unknown_positions_are_listed_not_drawn() -> None:

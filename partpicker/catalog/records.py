@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
+import operator
 import types
 import typing
 from array import array
@@ -256,34 +257,56 @@ _SLIM_MODELS: dict[type, type[Part]] = {}
 
 
 class Slimmer:
-    """Makes slim records, sharing equal spec values (a slot map, a socket name) between parts."""
+    """Makes slim records, sharing equal nested spec values (a slot map, a list of sockets)
+    between parts: one object per distinct value, found by its JSON encoding."""
 
     def __init__(self, file_no: int) -> None:
         self.file_no = file_no
-        self.shared: dict[Any, Any] = {}
-        self.encode = msgspec.json.encode
+        self.shared: dict[bytes, Any] = {}
+        self.plans: dict[type, tuple[type[Slim], Callable[[Any], tuple[Any, ...]], tuple[int, ...]]] = {}
 
-    def share(self, value: Any) -> Any:
-        if isinstance(value, str):
-            return self.shared.setdefault(value, value)
-        if isinstance(value, tuple | msgspec.Struct) and value:
-            return self.shared.setdefault((type(value), self.encode(value)), value)
-        return value
+    def _plan(self, record_type: type) -> tuple[type[Slim], Callable[[Any], tuple[Any, ...]], tuple[int, ...]]:
+        cls, specs = slim_of(record_type)
+        kinds = {f.name: f.type for f in msgspec.structs.fields(record_type)}
+        nested = tuple(i for i, name in enumerate(specs) if _is_nested(kinds[name]))
+        getter = operator.attrgetter(*specs) if len(specs) > 1 else (lambda r, n=specs[0]: (getattr(r, n),))
+        plan = self.plans[record_type] = (cls, getter, nested)
+        return plan
 
     def slim(self, record: Any, offset: int, line: int) -> Slim:
-        cls, specs = slim_of(type(record))  # type: ignore[arg-type]
-        points = sorted(((p.date.toordinal(), p.usd) for p in record.prices), key=lambda du: du[0])  # stable
-        share = self.share
+        plan = self.plans.get(type(record)) or self._plan(type(record))
+        cls, getter, nested = plan
+        values = list(getter(record))
+        shared, encode = self.shared, msgspec.json.encode
+        for i in nested:
+            value = values[i]
+            if value:
+                values[i] = shared.setdefault(encode(value), value)
+        points = sorted(record.prices, key=_DATE) if len(record.prices) > 1 else record.prices  # stable
         return cls(
             record.id,
             record.name,
-            array("i", [d for d, _ in points]),
-            array("d", [u for _, u in points]),
+            array("i", [p.date.toordinal() for p in points]),
+            array("d", [p.usd for p in points]),
             self.file_no,
             offset,
             line,
-            *(share(getattr(record, name)) for name in specs),
+            *values,
         )
+
+
+_DATE = operator.attrgetter("date")
+
+
+def _is_nested(kind: Any) -> bool:
+    """Whether values of a msgspec type are containers or structs (worth sharing)."""
+    arms = typing.get_args(kind) if typing.get_origin(kind) in (Union, types.UnionType) else (kind,)
+    for arm in arms:
+        if typing.get_origin(arm) is typing.Annotated:
+            arm = typing.get_args(arm)[0]
+        if typing.get_origin(arm) in (tuple, dict) or (isinstance(arm, type) and issubclass(arm, msgspec.Struct)):
+            return True
+    return False
 
 
 @cache

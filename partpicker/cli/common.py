@@ -14,6 +14,7 @@ from typing import Annotated, Any, NoReturn, TypeVar
 import typer
 from typer.core import TyperGroup
 
+from partpicker import output as write_output
 from partpicker.build import BuildFile
 from partpicker.catalog import Catalog
 from partpicker.catalog.load import broken_catalog
@@ -53,10 +54,15 @@ def fail_input(exc: InputError) -> NoReturn:
     raise typer.Exit(exc.exit_code)
 
 
-def emit(text: str) -> None:
-    """Print a result: control characters, ANSI escapes and lone surrogates from user strings
-    are shown escaped (``\\x1b``), so no input can repaint the terminal or crash the encoder."""
-    typer.echo(printable(text, keep="\n"))
+def emit(text: str, output: Path | None = None) -> None:
+    """Print a result, or write it to ``output`` whole or not at all (exit 2 if that fails).
+
+    Printed, control characters, ANSI escapes and lone surrogates from user strings are shown
+    escaped (``\\x1b``), so no input can repaint the terminal or crash the encoder."""
+    if output is None:
+        typer.echo(printable(text, keep="\n"))
+    else:
+        guarded(lambda: write_output.write_text(output, text + "\n", "--output"))
 
 
 def guarded(fn: Callable[[], T]) -> T:
@@ -132,6 +138,8 @@ CatalogOpt = Annotated[
     list[Path] | None, typer.Option("--catalog", help="Catalog file or folder (repeatable); default: the bundled one.")
 ]
 AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Price the parts as of this date (YYYY-MM-DD).")]
+
+
 PowerLimitOpt = Annotated[
     int | None,
     typer.Option(
@@ -155,3 +163,15 @@ AllowBrokenOpt = Annotated[
         "--allow-broken-catalog", help="Use a catalog that `catalog check` rejects (a warning instead of exit 2)."
     ),
 ]
+
+
+OutputOpt = Annotated[
+    Path | None,
+    typer.Option("--output", "-o", help="Write the report to this file (whole or not at all) instead of stdout."),
+]
+
+
+def check_output(path: Path | None) -> None:
+    """Exit 2 before any work if ``--output`` cannot be written."""
+    if path is not None:
+        guarded(lambda: write_output.check_target(path, "--output"))

@@ -15,7 +15,9 @@ from partpicker.cli.common import (
     AllowBrokenOpt,
     AsOfOpt,
     CatalogOpt,
+    OutputOpt,
     PartsOpt,
+    check_output,
     emit,
     fail_input,
     guarded,
@@ -86,9 +88,11 @@ def cost(
     parts: PartsOpt = None,
     as_of: AsOfOpt = None,
     allow_broken_catalog: AllowBrokenOpt = False,
+    output: OutputOpt = None,
 ) -> None:
     """Compare owning the build with renting cloud GPUs: per month, cumulative, break-even."""
     day = parse_date(as_of, "--as-of")
+    check_output(output)
     prices = parse_prices(price or [])
 
     def run() -> CostResult:
@@ -123,7 +127,7 @@ def cost(
         return result
 
     result = guarded(run)
-    emit(COST_FORMATS[str(getattr(format, "value", format))](result))
+    emit(COST_FORMATS[str(getattr(format, "value", format))](result), output)
 
 
 class _Choice(Protocol):

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from partpicker import output as write_output
+from partpicker.catalog.overlay import marked
 from partpicker.catalog.verified import verified_catalog
 from partpicker.cli import workplan
 from partpicker.cli.common import (
@@ -18,6 +19,7 @@ from partpicker.cli.common import (
     CatalogOpt,
     PartsOpt,
     PowerLimitOpt,
+    check_output,
     emit,
     fail_input,
     finite,
@@ -89,7 +91,12 @@ def suggest(
         bool, typer.Option(help="Accept rules the catalog cannot check (unknown); the answer lists them.")
     ] = False,
     format: Annotated[SuggestFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
-    output: Annotated[Path | None, typer.Option(help="Write the best build as a build file here.")] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output", "-o", help="Write the best build as a build file here (with --format html: the page)."
+        ),
+    ] = None,
     cost: Annotated[bool, typer.Option("--cost", help="Also show what it saves against the cloud.")] = False,
     allow_broken_catalog: AllowBrokenOpt = False,
     verified_only: Annotated[
@@ -103,7 +110,9 @@ def suggest(
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
     day = parse_date(as_of, "--as-of")
-    if output is not None:
+    if str(format) == "html":
+        check_output(output)
+    elif output is not None:
         guarded(lambda: write_output.check_target(output, "--output"))
     if start_gpus > gpus:
         fail_input(InputError(f"--start-gpus {start_gpus} is more than --gpus {gpus}"))
@@ -137,13 +146,16 @@ def suggest(
             cat = verified_catalog(cat, drop_unverifiable=True)
         solution = solve(cat, rules, request)
         # The chosen build's full report: its warnings and, with --allow-unknown, its unknowns.
-        best = solution.choices[0].build if solution.choices else None
+        best = marked(solution.choices[0].build, cat) if solution.choices else None
         report = evaluate(best, rules, as_of=solution.as_of, verified_only=verified_only) if best else None
         return solution, report
 
     solution, report = guarded(run)
     if wall is not None:  # the report again, with wall-circuit on the named circuit
         report = guarded(lambda: workplan.report_of(solution, wall, verified_only=verified_only))
+    if str(format) == "html":  # the page goes to --output (or stdout); no build file
+        emit(SUGGEST_FORMATS["html"](solution, report), output)
+        raise typer.Exit(solution.exit_code)
     emit(SUGGEST_FORMATS[str(format)](solution, report))
     if wall is not None and str(format) == "text":
         emit(workplan.circuit_lines(solution, wall))

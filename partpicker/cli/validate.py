@@ -10,15 +10,16 @@ from typing import Annotated
 import typer
 
 from partpicker.build import load_build
-from partpicker.catalog.verified import verified_catalog
 from partpicker.cli import workplan
 from partpicker.cli.common import (
     MAX_STALE_DAYS,
     AllowBrokenOpt,
     AsOfOpt,
     CatalogOpt,
+    OutputOpt,
     PartsOpt,
     PowerLimitOpt,
+    check_output,
     emit,
     guarded,
     load_catalog_once,
@@ -44,6 +45,7 @@ def validate(
         int, typer.Option(min=1, max=MAX_STALE_DAYS, help="Flag prices older than this many days.")
     ] = STALE_DAYS,
     allow_broken_catalog: AllowBrokenOpt = False,
+    output: OutputOpt = None,
     verified_only: Annotated[
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
     ] = False,
@@ -52,14 +54,12 @@ def validate(
 ) -> None:
     """Say whether a build works, rule by rule, with the numbers."""
     day = parse_date(as_of, "--as-of")
+    check_output(output)
     wall = workplan.parse_circuit(circuit)
     builds = []
 
     def run() -> Report:
-        cat = load_catalog_once(catalog, parts, allow_broken_catalog)
-        if verified_only:
-            cat = verified_catalog(cat)
-        build = load_build(build_file, cat)
+        build = load_build(build_file, load_catalog_once(catalog, parts, allow_broken_catalog))
         if power_limit is not None:  # the option wins over the file's power_limit_w
             build = replace(build, power_limit_w=power_limit)
         if wall is not None:  # wall-circuit judged on the named circuit
@@ -69,8 +69,9 @@ def validate(
 
     report = guarded(run)
     fmt = str(getattr(format, "value", format))
-    emit(REPORTER_BY_NAME[fmt](report))
+    text = REPORTER_BY_NAME[fmt](report)
     if wall is not None and fmt == "text":
-        emit(workplan.plan_text(builds[0], wall))
+        text += "\n" + workplan.plan_text(builds[0], wall)
+    emit(text, output)
     if report.exit_code(strict):
         raise typer.Exit(report.exit_code(strict))

@@ -12,6 +12,7 @@ from partpicker.html.views import (
     PageView,
     PartRow,
     PowerView,
+    Section,
     SlotView,
 )
 
@@ -25,6 +26,7 @@ __all__ = [
     "PageView",
     "PartRow",
     "PowerView",
+    "Section",
     "SlotView",
     "render_page",
 ]

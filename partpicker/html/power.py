@@ -7,7 +7,9 @@ Hooks: ``rect.segment[data-part][data-watts]``, ``line.psu-watts``, ``line.floor
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
+from fractions import Fraction
 
 from partpicker.html.svg import el, figure, to_string
 from partpicker.html.views import PowerView
@@ -29,7 +31,9 @@ def need_w(view: PowerView) -> float | None:
     load = load_w(view)
     if load is None:
         return None
-    return max(load * view.margin, view.floor_w or 0.0)
+    # Whole watts in exact decimal arithmetic, as psu-wattage: 1680 W x 1.1 is 1848 W, not 1849 W.
+    exact = Fraction(str(load)) * Fraction(str(view.margin))
+    return max(float(math.ceil(exact)), view.floor_w or 0.0)
 
 
 def segments(view: PowerView) -> list[tuple[str, str, float]]:

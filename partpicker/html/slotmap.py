@@ -74,11 +74,12 @@ def overlaps(cards: Sequence[CardView]) -> list[int]:
 
 
 def back_to_back(cards: Sequence[CardView]) -> list[tuple[CardView, CardView]]:
-    """Neighbouring cards with no free slot between them where the upper one is open-air or passive."""
+    """Neighbouring cards with no free slot between them where the upper one is open-air or passive
+    (cards that overlap are marked as an overlap instead: they do not fit at all)."""
     return [
         (a, b)
         for a, b in pairwise(placed(cards))
-        if a.cooler in UNTIDY_COOLERS and (b.position or 0) - (a.position or 0) <= span(a)
+        if a.cooler in UNTIDY_COOLERS and (b.position or 0) - (a.position or 0) == span(a)
     ]
 
 
@@ -308,14 +309,9 @@ def _m2(root: ET.Element, drive: M2View, y: float, slots: dict[str, SlotView]) -
     el(g, "title", f"{drive.label}: {drive.drive}")
     el(g, "rect", x=X_SIDE, y=y - 12, width=10.0, height=14.0, class_="m2-mark")
     source = {"cpu": "CPU", "chipset": "chipset"}.get(drive.source or "", "source unknown")
-    el(
-        g,
-        "text",
-        f"{short(drive.label, 12)}: {short(drive.drive, 22)} ({source})",
-        x=X_SIDE + 16,
-        y=y,
-        class_="m2-label",
-    )
+    el(g, "text", f"{short(drive.label, 14)}: {short(drive.drive, 22)}", x=X_SIDE + 16, y=y, class_="m2-label")
+    y += SIDE_LINE
+    el(g, "text", f"wired to the {source}" if drive.source else source, x=X_SIDE + 24, y=y, class_="note m2-source")
     y += SIDE_LINE
     if not drive.sharing_known:
         el(g, "text", "lane sharing unknown", x=X_SIDE + 24, y=y, class_="note unknown-sharing")

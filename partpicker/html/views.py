@@ -134,6 +134,14 @@ class FindingRow:
 
 
 @dataclass(frozen=True)
+class Section:
+    """A titled list of lines the page shows after the findings (e.g. "Why these parts")."""
+
+    title: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class PageView:
     """Everything one HTML page shows; the text report's content plus the pictures."""
 
@@ -156,3 +164,11 @@ class PageView:
     power: PowerView | None = None
     cost: CostCurve | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    board_notes: tuple[str, ...] = ()
+    """What the slot map's reader should know (shown under it), e.g. why the cards collide."""
+    kind: str = "validate"
+    """validate, suggest or cost: a cost page has no findings sections."""
+    badge: str | None = None
+    """The verdict badge's text; None = the verdict in capitals."""
+    sections: tuple[Section, ...] = ()
+    """More titled lists, shown after the findings."""

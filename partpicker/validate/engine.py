@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from dataclasses import replace
 from typing import Any
 
-from partpicker.build import Build
+from partpicker.build import Build, Line
+from partpicker.catalog.verified import without_recalled
 from partpicker.errors import InputError, excerpt
 from partpicker.pricing import STALE_DAYS, price_lines, today, total_usd
 from partpicker.rules.checks import CHECKS, Context, Outcome, Unknown
@@ -104,16 +106,18 @@ def evaluate(
     stale_days: int = STALE_DAYS,
     verified_only: bool = False,
 ) -> Report:
-    """Validate ``build`` under its profile. ``verified_only``: a rule that reads a recalled
-    fact cannot pass (give it a build whose optional recalled facts are already nulled,
-    :func:`partpicker.catalog.verified.without_recalled`, so that only what no rule can do
-    without, such as a recalled socket, is left to this)."""
+    """Validate ``build`` under its profile. ``verified_only``: recalled facts are unknown
+    (:func:`partpicker.catalog.verified.without_recalled`), and a rule that reads one no part
+    can be without (a socket) cannot pass."""
     _known_rules(build, rules)
+    original = build if verified_only else None
+    if verified_only:
+        build = _verified(build)
     findings: list[Finding] = []
     skipped: list[Skipped] = []
     layouts: dict[Any, Any] = {}
     for spec in rules_for(build.profile, rules):
-        found = _finding(spec, build, layouts, verified_only)
+        found = _finding(spec, build, layouts, original)
         if isinstance(found, Skipped):
             skipped.append(found)
         else:
@@ -134,9 +138,21 @@ def evaluate(
         total_usd=total,
         findings=tuple(findings),
         skipped=tuple(skipped),
+        resolved=build,
+        params=_params(build, rules),
         part_evidence={role: ev.summary(part) for role, part, _count in build.items()},
         verified_only=verified_only,
     )
+
+
+def _params(build: Build, rules: dict[str, RuleSpec]) -> dict[str, dict[str, Any]]:
+    """The effective parameters of each rule of the profile that is turned on."""
+    out = {}
+    for spec in rules_for(build.profile, rules):
+        enabled, params, _severity = settings(spec, build.rules.get(spec.id), build)
+        if enabled:
+            out[spec.id] = params
+    return out
 
 
 def _known_rules(build: Build, rules: dict[str, RuleSpec]) -> None:
@@ -151,8 +167,15 @@ def _known_rules(build: Build, rules: dict[str, RuleSpec]) -> None:
             )
 
 
-def _finding(spec: RuleSpec, build: Build, layouts: dict[Any, Any], verified_only: bool) -> Finding | Skipped:
-    """One rule's finding on the build with the evidence it read, or why it was skipped."""
+def _verified(build: Build) -> Build:
+    """``build`` with its parts' recalled facts unknown."""
+    parts = {role: tuple(Line(without_recalled(x.part), x.count) for x in lines) for role, lines in build.parts.items()}
+    return replace(build, parts=parts)
+
+
+def _finding(spec: RuleSpec, build: Build, layouts: dict[Any, Any], original: Build | None) -> Finding | Skipped:
+    """One rule's finding on the build with the evidence it read, or why it was skipped.
+    ``original``: the build before its recalled facts were made unknown (--verified-only)."""
     enabled, params, severity = settings(spec, build.rules.get(spec.id), build)
     if not enabled:
         return Skipped(spec.id, "turned off in the build file")
@@ -162,19 +185,27 @@ def _finding(spec: RuleSpec, build: Build, layouts: dict[Any, Any], verified_onl
     outcome = run_rule(spec, build, params, layouts)
     line = next((build.lines[r] for r in spec.roles if build.lines.get(r)), None)
     facts = ev.evidence_for(spec, build)
-    status, text = _unless_recalled(outcome.status, message(spec, outcome), facts, verified_only)
+    status, text = outcome.status, message(spec, outcome)
+    if original is not None:
+        status, text = _unless_recalled(status, text, facts, ev.evidence_for(spec, original))
     return Finding(spec.id, spec.title, severity, status, tuple(spec.roles), text, line, facts)
 
 
 def _unless_recalled(
-    status: str, text: str, facts: tuple[ev.FactEvidence, ...], verified_only: bool
+    status: str, text: str, facts: tuple[ev.FactEvidence, ...], before: tuple[ev.FactEvidence, ...]
 ) -> tuple[str, str]:
-    """With ``verified_only``, a pass that read a recalled fact is *unknown*, naming the facts."""
-    recalled = ev.recalled(facts) if verified_only else []
-    if not recalled or status != "pass":
-        return status, text
-    named = ", ".join(f"{f.field} of {f.name}" for f in recalled)
-    return "unknown", f"not checked: rests on recalled {named} (--verified-only)"
+    """Under --verified-only: a pass that read a recalled fact is *unknown*, naming the facts;
+    an unknown says which recalled facts were set unknown (``before``: the facts as catalogued)."""
+    kept = ev.recalled(facts)
+    if kept and status == "pass":
+        named = ", ".join(f"{f.field} of {f.name}" for f in kept)
+        return "unknown", f"not checked: rests on recalled {named} (--verified-only)"
+    read = {(f.part, f.field) for f in facts}
+    dropped = [f for f in ev.recalled(before) if (f.part, f.field) not in read]
+    if dropped and status == "unknown":
+        named = ", ".join(f"{f.field} of {f.name}" for f in dropped)
+        text += f" (recalled, so unknown under --verified-only: {named})"
+    return status, text
 
 
 def verdict_of(findings: list[Finding]) -> str:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from partpicker.build import Build
 from partpicker.errors import ExitCode
 from partpicker.pricing import PartLine
 from partpicker.validate.evidence import FactEvidence
@@ -66,6 +68,10 @@ class Report:
     total_usd: float
     findings: tuple[Finding, ...]
     skipped: tuple[Skipped, ...] = field(default_factory=tuple)
+    resolved: Build | None = field(default=None, compare=False, repr=False)
+    """The build as evaluated (its parts), for formats that draw it; not serialised."""
+    params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, compare=False, repr=False)
+    """Each rule that ran with its effective parameters (defaults and the build's overrides)."""
     part_evidence: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     """Per role, its part's known spec fields grouped by evidence kind (see evidence.summary)."""
     verified_only: bool = False

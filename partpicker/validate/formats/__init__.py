@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from partpicker.validate.formats import github, pcpartpicker, sarif, text
+from partpicker.validate.formats import github, html, pcpartpicker, sarif, text
 from partpicker.validate.formats import json as json_format
 from partpicker.validate.report import Report
 
@@ -16,5 +16,6 @@ REPORTER_BY_NAME: dict[str, Callable[[Report], str]] = {
     "json": json_format.render,
     "github": github.render,
     "sarif": sarif.render,
+    "html": html.render,
     "pcpartpicker": pcpartpicker.render,
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import textwrap
 
-from partpicker.validate.evidence import summary_text
+from partpicker.validate.evidence import FactEvidence, summary_text
 from partpicker.validate.report import Finding, Report
 
 BANNERS = {
@@ -15,6 +15,10 @@ BANNERS = {
 }
 WARN_BANNER = "Warning! These parts have potential issues."
 MARK = {"pass": "ok", "fail": "FAIL", "unknown": "??"}
+NEVER_CHECKED = (
+    "Not checked by any rule: BIOS versions, cable lengths, RAM QVL, cooler clearance to RAM, "
+    "PSU transients beyond the margin, noise."
+)
 WIDTH = 110
 WEAK_LEGEND = "ok* = passes on derived or recalled facts: see 'Verify before you buy'"
 
@@ -23,28 +27,39 @@ def money(usd: float | None) -> str:
     return "      n/a" if usd is None else f"${usd:>9,.2f}"
 
 
-def render(report: Report) -> str:
-    out: list[str] = []
+def banner(report: Report) -> str:
+    """The sentence after the verdict (the HTML page shows the same)."""
     warned = any(f.status == "fail" and f.severity == "warning" for f in report.findings)
-    banner = BANNERS[report.verdict].format(n=report.target_gpus)
     if report.verdict == "pass" and warned:
-        banner = WARN_BANNER
-    out.append(f"{report.build}: {report.verdict.upper()}  {banner}")
-    out.append(
+        return WARN_BANNER
+    return BANNERS[report.verdict].format(n=report.target_gpus)
+
+
+def summary(report: Report) -> str:
+    """The line under the banner: profile, GPU counts, the pricing date."""
+    return (
         f"profile {report.profile}; rules evaluated for {report.target_gpus} GPU(s), "
         f"{report.installed_gpus} installed; prices as of {report.as_of}"
         + ("; recalled facts treated as unknown (--verified-only)" if report.verified_only else "")
     )
+
+
+def verify_text(e: FactEvidence) -> str:
+    """One "Verify before you buy" entry: the fact, its evidence kind, what to check and where."""
+    return f"{e.name}: {e.field} ({e.kind}) - {e.what_to_check()}"
+
+
+def render(report: Report) -> str:
+    out: list[str] = []
+    out.append(f"{report.build}: {report.verdict.upper()}  {banner(report)}")
+    out.append(summary(report))
     out.append("")
     out.extend(_parts(report))
     out.append("")
     out.extend(_rules(report))
     out.extend(_verify(report))
     out.append("")
-    out.append(
-        "Not checked by any rule: BIOS versions, cable lengths, RAM QVL, cooler clearance to RAM, "
-        "PSU transients beyond the margin, noise."
-    )
+    out.append(NEVER_CHECKED)
     return "\n".join(out)
 
 
@@ -81,7 +96,7 @@ def _verify(report: Report) -> list[str]:
         return []
     out = ["", "Verify before you buy"]
     for e in facts:
-        text = f"{e.name}: {e.field} ({e.kind}) - {e.what_to_check()}"
+        text = verify_text(e)
         out.extend(
             textwrap.wrap(text, width=WIDTH, initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False)
         )

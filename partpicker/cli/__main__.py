@@ -1,0 +1,5 @@
+"""`python -m partpicker.cli`: the command."""
+
+from partpicker.cli import main
+
+main()
