@@ -12,6 +12,7 @@ import typer
 
 from partpicker.build import Build, load_build
 from partpicker.cli.common import (
+    AllowBrokenOpt,
     AsOfOpt,
     CatalogOpt,
     OutputOpt,
@@ -87,6 +88,7 @@ def cost(
     catalog: CatalogOpt = None,
     parts: PartsOpt = None,
     as_of: AsOfOpt = None,
+    allow_broken_catalog: AllowBrokenOpt = False,
     output: OutputOpt = None,
 ) -> None:
     """Compare owning the build with renting cloud GPUs: per month, cumulative, break-even."""
@@ -108,7 +110,7 @@ def cost(
         peaks = parse_burst(burst) if burst is not None else None
         if plot is not None:
             cost_plot.check_target(plot)
-        build = load_build(build_file, load_catalog_once(catalog, parts))
+        build = load_build(build_file, load_catalog_once(catalog, parts, allow_broken_catalog))
         machine = machine_from_build(
             build,
             as_of=day,

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from partpicker import output as write_output
 from partpicker.catalog.overlay import marked
 from partpicker.catalog.verified import verified_catalog
 from partpicker.cli import workplan
 from partpicker.cli.common import (
+    MAX_STALE_DAYS,
+    AllowBrokenOpt,
     AsOfOpt,
     CatalogOpt,
     PartsOpt,
@@ -22,6 +23,7 @@ from partpicker.cli.common import (
     check_output,
     emit,
     fail_input,
+    finite,
     guarded,
     load_catalog_once,
     parse_date,
@@ -55,30 +57,34 @@ def _pins(values: list[str]) -> dict[str, str]:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write a file whole or not at all."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write ``--output`` whole or not at all, through the one safe writer (:mod:`partpicker.output`)."""
+    write_output.write_text(path, text, "--output")
 
 
 def suggest(
     gpus: Annotated[int, typer.Option(min=1, max=16, help="GPUs the platform must be ready for.")] = 4,
     start_gpus: Annotated[int, typer.Option(min=1, max=16, help="GPUs bought now.")] = 1,
-    budget: Annotated[float | None, typer.Option(min=0, help="Cap on what is bought now, USD.")] = None,
+    budget: Annotated[
+        float | None, typer.Option(min=0, callback=finite("--budget"), help="Cap on what is bought now, USD.")
+    ] = None,
     gpu: Annotated[str | None, typer.Option(help="Pin a GPU model (e.g. 'RTX 3090') or card.")] = None,
-    min_vram: Annotated[float, typer.Option(min=0, help="Least VRAM per card, GB (when --gpu is not given).")] = 11.0,
+    min_vram: Annotated[
+        float,
+        typer.Option(
+            min=0, callback=finite("--min-vram", high=1024), help="Least VRAM per card, GB (when --gpu is not given)."
+        ),
+    ] = 11.0,
     min_storage: Annotated[int, typer.Option(min=0, help="Least boot-drive capacity, GB.")] = 500,
     require: Annotated[list[str] | None, typer.Option(help="Pin a part: ROLE=NAME (repeatable).")] = None,
     exclude: Annotated[list[str] | None, typer.Option(help="Drop a part by id or name (repeatable).")] = None,
     as_of: AsOfOpt = None,
     stale_days: Annotated[
         int | None,
-        typer.Option(min=1, help="Offer only parts priced within this many days (default: newest price, however old)."),
+        typer.Option(
+            min=1,
+            max=MAX_STALE_DAYS,
+            help="Offer only parts priced within this many days (default: newest price, however old).",
+        ),
     ] = None,
     catalog: CatalogOpt = None,
     parts: PartsOpt = None,
@@ -101,6 +107,7 @@ def suggest(
         ),
     ] = None,
     cost: Annotated[bool, typer.Option("--cost", help="Also show what it saves against the cloud.")] = False,
+    allow_broken_catalog: AllowBrokenOpt = False,
     verified_only: Annotated[
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
     ] = False,
@@ -114,6 +121,8 @@ def suggest(
     day = parse_date(as_of, "--as-of")
     if str(format) == "html":
         check_output(output)
+    elif output is not None:
+        guarded(lambda: write_output.check_target(output, "--output"))
     if start_gpus > gpus:
         fail_input(InputError(f"--start-gpus {start_gpus} is more than --gpus {gpus}"))
     request = Request(
@@ -141,7 +150,7 @@ def suggest(
         return
 
     def run() -> tuple[Solution, Report | None]:
-        cat = load_catalog_once(catalog, parts)
+        cat = load_catalog_once(catalog, parts, allow_broken_catalog)
         if verified_only:  # recalled facts unknown; parts that cannot be without one are left out
             cat = verified_catalog(cat, drop_unverifiable=True)
         rules = load_rules()
@@ -164,7 +173,7 @@ def suggest(
         guarded(lambda: write_atomically(output, build_file(solution)))
     _echo(solution, report, fmt, costed, cost)
     if wall is not None and fmt == "text":
-        typer.echo(workplan.circuit_lines(solution, wall))
+        emit(workplan.circuit_lines(solution, wall))
     if solution.exit_code:
         raise typer.Exit(solution.exit_code)
 
@@ -175,12 +184,12 @@ def _echo(solution: Solution, report: Report | None, fmt: str, costed: Any, cost
         doc = suggest_json.as_dict(solution, report)
         if cost:
             doc["cost"] = costed
-        typer.echo(json.dumps(doc, indent=2))
+        emit(json.dumps(doc, indent=2, allow_nan=False))
         return
-    typer.echo(SUGGEST_FORMATS[fmt](solution, report))
+    emit(SUGGEST_FORMATS[fmt](solution, report))
     if costed is not None:
-        typer.echo("")
-        typer.echo(costed)
+        emit("")
+        emit(costed)
 
 
 def _cost(solution: Solution, fmt: str) -> Any:

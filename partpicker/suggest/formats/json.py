@@ -81,4 +81,4 @@ def as_dict(solution: Solution, report: Report | None = None) -> dict[str, Any]:
 
 
 def render(solution: Solution, report: Report | None = None) -> str:
-    return json.dumps(as_dict(with_report(solution, report), report), indent=2)
+    return json.dumps(as_dict(with_report(solution, report), report), indent=2, allow_nan=False)
