@@ -117,3 +117,8 @@ def catalog_list(
         if category in (None, name):
             for part in sorted(parts, key=lambda p: p.id):
                 emit(f"{name:<12} {part.id:<55} {part.name}")
+
+
+def register(root: typer.Typer) -> None:
+    """Add the command group to the app."""
+    root.add_typer(app, name="catalog")

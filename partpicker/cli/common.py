@@ -115,11 +115,11 @@ def load_catalog_once(
     the garbage collector's sight: a command loads one catalog and keeps it to the end, and on
     a 100k-part catalog the collector's passes over it cost more than the work
     (benchmarks/README.md)."""
-    from partpicker.catalog.checks import CURATION_ONLY, check_catalog
-    from partpicker.catalog.overlay import apply_overlays
+    from partpicker.catalog.cache import checked_catalog
+    from partpicker.catalog.load import CURATION_ONLY
     from partpicker.paths import user_parts_file, user_prices_file
 
-    catalog, found = check_catalog(paths, skip=CURATION_ONLY)
+    catalog, found = checked_catalog(paths, skip=CURATION_ONLY)
     problems = [p for p in found if p.severity == "error"]  # warnings pass `catalog check` too
     if problems and not allow_broken:
         raise broken_catalog(
@@ -129,7 +129,10 @@ def load_catalog_once(
         first = broken_catalog(problems)
         typer.echo(f"warning: using a broken catalog (--allow-broken-catalog): {first}", err=True)
     mine = [f for f in (user_parts_file(), user_prices_file()) if f.is_file()]
-    catalog = apply_overlays(catalog, [*mine, *(parts or [])])
+    if mine or parts:
+        from partpicker.catalog.overlay import apply_overlays
+
+        catalog = apply_overlays(catalog, [*mine, *(parts or [])])
     gc.freeze()
     return catalog
 

@@ -34,3 +34,8 @@ def rules(
         emit(rules_doc.markdown_table(specs))
     else:
         emit(rules_doc.text(specs))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the command to the app."""
+    app.command()(rules)

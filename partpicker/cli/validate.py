@@ -75,3 +75,8 @@ def validate(
     emit(text, output)
     if report.exit_code(strict):
         raise typer.Exit(report.exit_code(strict))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the command to the app."""
+    app.command()(validate)

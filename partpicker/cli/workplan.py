@@ -5,25 +5,20 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from partpicker.build import Build
 from partpicker.circuits import CIRCUITS, Circuit, circuit
 from partpicker.cli.common import fail_input, guarded, load_catalog_once
-from partpicker.cli.workload import load_model_catalog
 from partpicker.errors import InputError
-from partpicker.rules.rulebook import load_rules
-from partpicker.suggest.answer import Solution
-from partpicker.suggest.formats import build_file
-from partpicker.suggest.offer import Request
-from partpicker.validate.engine import evaluate
-from partpicker.validate.report import Report
-from partpicker.workload import WorkloadSpecError, parse_workload
-from partpicker.workplan.answer import WorkAnswer, WorkRequest, answer
-from partpicker.workplan.formats import WORK_FORMATS
-from partpicker.workplan.power import power_plan
+
+if TYPE_CHECKING:
+    from partpicker.build import Build
+    from partpicker.suggest.answer import Solution
+    from partpicker.suggest.offer import Request
+    from partpicker.validate.report import Report
+    from partpicker.workplan.answer import WorkAnswer
 
 WorkloadOpt = Annotated[
     str | None,
@@ -58,6 +53,9 @@ def with_circuit(report_rules: dict[str, object], wall: Circuit | None) -> dict[
 
 
 def report_of(solution: Solution, wall: Circuit | None, *, verified_only: bool = False) -> Report | None:
+    from partpicker.rules.rulebook import load_rules
+    from partpicker.validate.engine import evaluate
+
     if not solution.choices:
         return None
     build = solution.choices[0].build
@@ -77,6 +75,13 @@ def run_workload(
 ) -> None:
     """Answer `suggest --workload LINE` on ``catalog`` (the --catalog and --parts files), print
     it, write --output, exit 1 without a build."""
+    from partpicker.cli.workload import load_model_catalog
+    from partpicker.rules.rulebook import load_rules
+    from partpicker.suggest.formats import build_file
+    from partpicker.workload import WorkloadSpecError, parse_workload
+    from partpicker.workplan.answer import WorkRequest, answer
+    from partpicker.workplan.formats import WORK_FORMATS
+
     models = load_model_catalog(overlays)
     try:
         workload = parse_workload(line, models)
@@ -102,6 +107,8 @@ def run_workload(
 
 def plan_text(build: Build, wall: Circuit, n_gpus: int | None = None) -> str:
     """A build's power plan at ``n_gpus`` (default: its target) on ``wall``, as text."""
+    from partpicker.workplan.power import power_plan
+
     plan = power_plan(build, wall, n_gpus or build.target_gpus)
     return "\n".join(["", f"Power plan at {plan.n_gpus} GPUs", *(f"  {line}" for line in plan.lines)])
 

@@ -1,21 +1,27 @@
 """Output formats for a validation report, registered by name.
 
-A new format is one module with a ``render(report) -> str`` and one entry here.
+A new format is one module with a ``render(report) -> str`` and one entry here (each module
+is imported only when its format is asked for).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from partpicker.validate.formats import github, html, pcpartpicker, sarif, text
-from partpicker.validate.formats import json as json_format
-from partpicker.validate.report import Report
+from partpicker.lazy import LazyFormats
 
-REPORTER_BY_NAME: dict[str, Callable[[Report], str]] = {
-    "text": text.render,
-    "json": json_format.render,
-    "github": github.render,
-    "sarif": sarif.render,
-    "html": html.render,
-    "pcpartpicker": pcpartpicker.render,
-}
+if TYPE_CHECKING:
+    from partpicker.validate.report import Report
+
+REPORTER_BY_NAME: LazyFormats[Callable[[Report], str]] = LazyFormats(
+    __name__,
+    {
+        "text": "text",
+        "json": "json",
+        "github": "github",
+        "sarif": "sarif",
+        "html": "html",
+        "pcpartpicker": "pcpartpicker",
+    },
+)
