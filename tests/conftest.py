@@ -62,6 +62,17 @@ def _no_user_parts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _own_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The parsed-catalog cache (partpicker.cache) lives in a folder of the session, never the
+    user's; the CLI tests then run on catalogs read back from it (tests/test_cache.py checks
+    that those equal the parsed ones)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PARTPICKER_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        patch.delenv("PARTPICKER_NO_CACHE", raising=False)
+        yield
+
+
 @pytest.fixture(scope="session")
 def catalog() -> Catalog:
     return load_catalog()

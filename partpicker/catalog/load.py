@@ -10,18 +10,21 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from pydantic import ValidationError
 
 from partpicker import yamlio
 from partpicker.build import Provenance
-from partpicker.catalog import records, resolve
+from partpicker.catalog import resolve
 from partpicker.catalog.generic import GENERIC_BRAND, GENERIC_ORIGIN
 from partpicker.errors import InputError, excerpt, printable
 from partpicker.models import CATEGORIES, Part
 from partpicker.paths import catalog_dir
+
+if TYPE_CHECKING:
+    from partpicker.catalog import records  # the JSON Lines path imports it when it runs (issue 14)
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,8 @@ class Catalog:
             return entry
         made = self._made.get(entry.id)
         if made is None:
+            from partpicker.catalog import records
+
             with self._files[entry.file_no].open("rb") as handle:
                 made = self._made[entry.id] = records.part_from_line(handle, entry)
         return made
@@ -207,6 +212,10 @@ def _files_under(root: Path) -> list[Path]:
 
 
 CATALOG_SUFFIXES = (".yaml", ".yml", ".jsonl")
+
+CURATION_ONLY = frozenset({"near-duplicate"})
+"""Checks that only `catalog check` runs, not the commands that load a catalog: a near-duplicate
+name is a hint to the curator (it makes no answer wrong), and the check is quadratic."""
 
 
 def read_catalog(paths: Sequence[str | Path] | None = None) -> tuple[Catalog, list[Problem]]:
@@ -336,6 +345,8 @@ def _read_jsonl(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
     The cyclic garbage collector is paused meanwhile: loading makes no reference cycles
     (the records are not even tracked by it).
     """
+    from partpicker.catalog import records
+
     spath = str(path)
     rows: _Rows = {}
     try:
@@ -365,6 +376,8 @@ def _read_jsonl(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
 
 
 def _slim_part(slimmer: records.Slimmer, offset: int, number: int, part: Part) -> Any:
+    from partpicker.catalog import records
+
     return slimmer.slim(records.from_part(part), offset, number)
 
 

@@ -22,7 +22,20 @@ def rule_node(rule_id: str) -> str:
 
 
 def build_graph(rules: list[RuleSpec]) -> Graph:
-    """The constraint graph of these rules."""
+    """The constraint graph of these rules: made once per rule set per process (memoised on what
+    it is made of: each rule's id, severity, profile, title and roles), frozen so that no
+    caller can change it under another."""
+    key = tuple((s.id, s.severity, s.profile, s.title, tuple(s.roles)) for s in rules)
+    graph = _GRAPHS.get(key)
+    if graph is None:
+        graph = _GRAPHS[key] = nx.freeze(_make_graph(rules))
+    return graph
+
+
+_GRAPHS: dict[tuple[tuple[str, str, str, str, tuple[str, ...]], ...], Graph] = {}
+
+
+def _make_graph(rules: list[RuleSpec]) -> Graph:
     graph: Graph = nx.Graph()
     for role in ROLES:
         graph.add_node(role, kind="role")

@@ -8,14 +8,16 @@ examples. The check itself is a Python function registered under the same id in
 
 from __future__ import annotations
 
+import hashlib
 import string
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+import msgspec
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from partpicker import paths, yamlio
+from partpicker import cache, paths, yamlio
 from partpicker.build import PROFILES, ROLES, Build
 from partpicker.errors import InputError
 from partpicker.models import CATEGORIES, Part
@@ -130,10 +132,68 @@ def render(template: str, values: dict[str, Any]) -> str:
 
 
 def load_rules(folder: str | Path | None = None) -> dict[str, RuleSpec]:
-    """Every rule in the folder (default: the bundled `rules/`), by id, in profile order."""
+    """Every rule in the folder (default: the bundled `rules/`), by id, in profile order.
+
+    Made once per rule set per process (memoised on the files' names and bytes; a fresh dict
+    each call, of the same frozen specs), and for the bundled rules kept in the user cache
+    folder (:mod:`partpicker.cache`) so that a command does not parse 21 YAML files again.
+    """
     root = Path(folder) if folder else paths.rules_dir()
+    files = sorted(root.glob("*.yaml"))
+    key = _content_key(files, bundled=folder is None)
+    found = _MEMO.get(key) if key is not None else None
+    if found is None:
+        found = _stored(key) if key is not None and folder is None else None
+        if found is None:
+            found = _parse_rules(files)
+            if key is not None and folder is None:
+                cache.store(
+                    _KIND,
+                    key,
+                    msgspec.msgpack.encode(
+                        [spec.model_dump(mode="python", round_trip=True, exclude_unset=True) for spec in found.values()]
+                    ),
+                )
+        if key is not None:
+            _MEMO[key] = found
+    return dict(found)
+
+
+_KIND = "bundled-rules"
+_MEMO: dict[str, dict[str, RuleSpec]] = {}
+
+
+def _content_key(files: list[Path], *, bundled: bool) -> str | None:
+    """A hash of the rule files' names and bytes (None if one cannot be read: then the plain
+    path reports it)."""
+    digest = hashlib.blake2b(digest_size=32)
+    for path in files:
+        try:
+            data = yamlio.read_bytes(path)
+        except InputError:
+            return None
+        digest.update(f"{path}\0{len(data)}\n".encode())
+        digest.update(data)
+    if bundled and cache.cache_dir() is not None:
+        return cache.key_of(_KIND, [], extra=digest.hexdigest())
+    return digest.hexdigest()
+
+
+def _stored(key: str) -> dict[str, RuleSpec] | None:
+    """The bundled rules from the cache, or None (absent, stale, or not rules this code wrote)."""
+    payload = cache.load(_KIND, key)
+    if payload is None:
+        return None
+    try:
+        specs = [RuleSpec.model_validate(raw) for raw in msgspec.msgpack.decode(payload)]
+    except (msgspec.DecodeError, ValidationError, ValueError, TypeError):
+        return None
+    return {spec.id: spec for spec in specs}
+
+
+def _parse_rules(files: list[Path]) -> dict[str, RuleSpec]:
     rules: dict[str, RuleSpec] = {}
-    for path in sorted(root.glob("*.yaml")):
+    for path in files:
         loaded = yamlio.read(path)
         try:
             spec = RuleSpec.model_validate(loaded.data)

@@ -13,9 +13,10 @@ from pathlib import Path
 
 from partpicker.catalog import Catalog, Problem, read_catalog
 from partpicker.catalog.checks.interface import LINT_CHECKS, LintCheck, lint, problem
+from partpicker.catalog.load import CURATION_ONLY
 from partpicker.errors import ExitCode
 
-__all__ = ["LINT_CHECKS", "LintCheck", "all_checks", "check_catalog", "exit_code", "lint", "problem"]
+__all__ = ["CURATION_ONLY", "LINT_CHECKS", "LintCheck", "all_checks", "check_catalog", "exit_code", "lint", "problem"]
 
 LOAD_CHECKS: dict[str, str] = {
     "yaml-syntax": "the file is not valid YAML",
@@ -30,11 +31,6 @@ LOAD_CHECKS: dict[str, str] = {
     "evidence-note": "a derived or recalled field_evidence without its note (the document, or the rule)",
     "evidence-field": "field_evidence naming a field that is not a spec of the part's category",
 }
-
-
-CURATION_ONLY = frozenset({"near-duplicate"})
-"""Checks that only `catalog check` runs, not the commands that load a catalog: a near-duplicate
-name is a hint to the curator (it makes no answer wrong), and the check is quadratic."""
 
 
 def check_catalog(

@@ -1,0 +1,105 @@
+"""The bundled catalog, parsed and checked once and kept in the user cache folder (issue 14).
+
+`validate`, `suggest` and the other commands load the bundled catalog and run the catalog
+checks on it (``check_catalog(skip=CURATION_ONLY)``); parsing its YAML with line numbers is
+most of a `validate`. The result -- every part as loaded, where each was defined, and the
+problems found -- is stored with :mod:`partpicker.cache` under a key made of the catalog
+files' bytes, the checks skipped, the package version and its source files; the next run
+validates the stored parts back into the same pydantic models (``msgspec`` MessagePack of
+plain data: no pickle, nothing from the file is ever executed). A stored file that does not
+decode, or whose parts no longer validate, is a miss: the catalog is parsed again.
+
+Catalogs named with ``--catalog`` and JSON Lines files (already fast) are not cached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from partpicker import cache
+from partpicker.catalog.load import Catalog, Origin, Problem, catalog_files
+
+KIND = "bundled-catalog"
+
+
+class _Part(msgspec.Struct, array_like=True):
+    category: str
+    path: str
+    line: int | None
+    data: dict[str, Any]
+
+
+class _Problem(msgspec.Struct, array_like=True):
+    check: str
+    path: str
+    line: int | None
+    message: str
+    part_id: str | None
+    severity: str
+
+
+class _Stored(msgspec.Struct, array_like=True):
+    parts: list[_Part]
+    problems: list[_Problem]
+
+
+def checked_catalog(
+    paths: Sequence[str | Path] | None = None, *, skip: frozenset[str] = frozenset()
+) -> tuple[Catalog, list[Problem]]:
+    """:func:`partpicker.catalog.checks.check_catalog`, from the cache for the bundled catalog."""
+    files = None if paths else catalog_files(None)
+    key = _key(files, skip) if files else None
+    if key is not None:
+        payload = cache.load(KIND, key)
+        found = _decode(payload) if payload is not None else None
+        if found is not None:
+            return found
+    from partpicker.catalog.checks import check_catalog
+
+    catalog, problems = check_catalog(paths, skip=skip)
+    if key is not None:
+        cache.store(KIND, key, encode(catalog, problems))
+    return catalog, problems
+
+
+def _key(files: list[Path], skip: frozenset[str]) -> str | None:
+    if cache.cache_dir() is None or any(f.suffix == ".jsonl" for f in files):
+        return None
+    return cache.key_of(KIND, files, extra=",".join(sorted(skip)))
+
+
+def encode(catalog: Catalog, problems: Sequence[Problem]) -> bytes:
+    """The catalog and its problems as MessagePack of plain data."""
+    parts = [
+        _Part(
+            part.category, origin.path, origin.line, part.model_dump(mode="python", round_trip=True, exclude_unset=True)
+        )
+        for part, origin in ((p, catalog.origin[p.id]) for p in catalog.parts.values())
+    ]
+    found = [_Problem(p.check, p.path, p.line, p.message, p.part_id, p.severity) for p in problems]
+    return msgspec.msgpack.encode(_Stored(parts, found))
+
+
+def _decode(payload: bytes) -> tuple[Catalog, list[Problem]] | None:
+    """The catalog and problems stored, or None if the payload is not a catalog this code wrote."""
+    from pydantic import ValidationError
+
+    from partpicker.models import CATEGORIES
+
+    try:
+        stored = msgspec.msgpack.decode(payload, type=_Stored)
+    except (msgspec.DecodeError, ValueError, TypeError):
+        return None
+    catalog = Catalog()
+    try:
+        for entry in stored.parts:
+            part = CATEGORIES[entry.category].model_validate(entry.data)
+            catalog.add(part, Origin(entry.path, entry.line, None))
+    except (KeyError, ValidationError, ValueError, TypeError):
+        return None
+    problems = [Problem(p.check, p.path, p.line, p.message, p.part_id, p.severity) for p in stored.problems]
+    return catalog, problems
