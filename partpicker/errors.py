@@ -7,7 +7,8 @@ from pathlib import Path
 
 
 class ExitCode(IntEnum):
-    """The exit codes of every command, named once."""
+    """The exit codes of every command, named once: 0 ok, 1 findings or no build, 2 bad
+    input, 3 an unproven answer."""
 
     CLEAN = 0
     """Nothing wrong (a passing build, a clean catalog, a suggestion found)."""
@@ -16,6 +17,9 @@ class ExitCode(IntEnum):
     problems, or no build for `suggest`."""
     BAD_INPUT = 2
     """Bad input: a missing or malformed file, an unknown part or key, a broken catalog."""
+    UNPROVEN = 3
+    """`suggest` answered with a build that no rule is known to fail, but that is not proven
+    to pass (facts the catalog lacks: verify them before you buy)."""
     INTERNAL = 70
     """An internal error: a bug in partpicker, not in the input (EX_SOFTWARE of sysexits.h)."""
 

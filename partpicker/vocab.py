@@ -57,16 +57,32 @@ FORM_FACTOR_ALIASES: dict[str, str] = {
     "SSI-CEB": "CEB",
     "SSI CEB": "CEB",
 }
-# A case that takes the larger form factor takes these smaller ones too: the smaller
-# boards' mounting holes are a subset of ATX's (ATX spec 2.2, section 3.2).
-FORM_FACTOR_IMPLIES: dict[str, list[str]] = {
-    "E-ATX": ["ATX"],
-    "EEB": ["ATX"],
-    "CEB": ["ATX"],
-    "XL-ATX": ["ATX"],
-    "ATX": ["Micro-ATX", "Mini-ITX"],
-    "Micro-ATX": ["Mini-ITX"],
+# Which board form factors a case built for each form factor takes, from the standards'
+# board sizes and mounting holes:
+# - ATX 2.2 (Intel, 2004), sections 2-3: ATX 12 x 9.6 in; microATX 9.6 x 9.6 in uses a
+#   subset of ATX's holes; Mini-ITX 6.7 x 6.7 in (VIA, 2001) a subset of microATX's.
+#   https://web.archive.org/web/2012/http://www.formfactors.org/developer/specs/atx2_2.pdf
+# - SSI CEB 1.1 (Server System Infrastructure, 2006): 12 x 10.5 in, ATX's holes plus more,
+#   so a CEB case takes ATX and smaller. https://web.archive.org/web/2012/http://ssiforum.org/
+# - SSI EEB 3.61 (2004): 12 x 13 in; the CEB spec shares EEB's board outline up to 10.5 in and
+#   its holes, so an EEB case takes CEB, ATX and smaller.
+# - E-ATX has no standard; makers use up to 12 x 13 in on ATX's holes, so an E-ATX case takes
+#   CEB (12 x 10.5 in), ATX and smaller. EEB's own holes differ from E-ATX's, so an EEB board
+#   needs a case that lists EEB. XL-ATX (13.6 x 10.4 in) takes ATX and smaller.
+CASE_TAKES: dict[str, list[str]] = {
+    "Mini-ITX": ["Mini-ITX"],
+    "Micro-ATX": ["Micro-ATX", "Mini-ITX"],
+    "ATX": ["ATX", "Micro-ATX", "Mini-ITX"],
+    "CEB": ["CEB", "ATX", "Micro-ATX", "Mini-ITX"],
+    "E-ATX": ["E-ATX", "CEB", "ATX", "Micro-ATX", "Mini-ITX"],
+    "EEB": ["EEB", "CEB", "ATX", "Micro-ATX", "Mini-ITX"],
+    "XL-ATX": ["XL-ATX", "ATX", "Micro-ATX", "Mini-ITX"],
 }
+CASE_TAKES_SOURCES = [
+    "https://web.archive.org/web/2012/http://www.formfactors.org/developer/specs/atx2_2.pdf",
+    "SSI CEB specification 1.1 (Server System Infrastructure Forum, 2006)",
+    "SSI EEB specification 3.61 (Server System Infrastructure Forum, 2004)",
+]
 
 PSU_FORM_FACTORS = ["ATX", "SFX", "SFX-L", "TFX", "EPS"]
 MEMORY_TYPES = ["DDR3", "DDR4", "DDR5"]
@@ -121,13 +137,17 @@ def form_factor(word: str) -> str | None:
     return _FF_INDEX.get(_key(word))
 
 
+def unique(words: list[str]) -> list[str]:
+    """``words`` without repeats, in order (a case listing "SSI-EEB" and "EEB" lists EEB once)."""
+    return list(dict.fromkeys(words))
+
+
+def boards_taken(case_form_factors: list[str]) -> list[str]:
+    """Every board form factor a case listing these takes, the listed ones first (CASE_TAKES)."""
+    taken = unique(case_form_factors)
+    return unique([*taken, *(ff for listed in taken for ff in CASE_TAKES.get(listed, [listed]))])
+
+
 def case_takes(case_form_factors: list[str], board_form_factor: str) -> bool:
     """Whether a case listing these form factors takes a board of this one."""
-    taken: set[str] = set()
-    todo = list(case_form_factors)
-    while todo:
-        ff = todo.pop()
-        if ff not in taken:
-            taken.add(ff)
-            todo.extend(FORM_FACTOR_IMPLIES.get(ff, []))
-    return board_form_factor in taken
+    return board_form_factor in boards_taken(case_form_factors)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -12,7 +13,7 @@ from typer.testing import CliRunner
 from partpicker.cli import app
 from partpicker.review import diff
 
-from .conftest import ROOT
+from .conftest import DATA, ROOT
 
 runner = CliRunner()
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
@@ -70,3 +71,32 @@ def test_impact_on_standard_suggest_requests(tmp_path: Path) -> None:
     changes = {label: (a, b) for label, a, b in result.suggest}
     assert changes["suggest --gpus 4 --allow-unknown"][1] == "no build"
     assert changes["suggest --gpus 4 --allow-unknown"][0].startswith("$")
+
+
+def test_a_broken_head_is_exit_2_naming_the_problems(tmp_path: Path) -> None:
+    """A new part with errors must not read as "0 added", exit 0 (issue 15)."""
+    base = _copy_catalog(tmp_path / "base")
+    head = _copy_catalog(tmp_path / "head")
+    shutil.copy(DATA / "catalogs" / "diff" / "gpu-new-part-three-errors.yaml", head / "gpu-new.yaml")
+    result = runner.invoke(app, ["catalog", "diff", str(base), str(head), "--no-suggest"])
+    assert result.exit_code == 2, result.output
+    assert "HEAD does not load cleanly" in result.stderr
+    assert "0 added" not in result.stdout
+    problems = [line for line in result.stderr.splitlines() if line.strip().startswith("HEAD ")]
+    assert problems and all(re.search(r"gpu-new\.yaml:\d+: ", line) for line in problems), result.stderr
+
+
+def test_a_tab_in_base_is_exit_2_not_parts_removed(tmp_path: Path) -> None:
+    """One tab in ram.yaml used to read as "0 added, 25 removed", exit 0."""
+    base = _copy_catalog(tmp_path / "base")
+    head = _copy_catalog(tmp_path / "head")
+    ram = base / "ram.yaml"
+    lines = ram.read_text().splitlines(keepends=True)
+    lines[4] = "\t" + lines[4].lstrip(" ")
+    ram.write_text("".join(lines))
+    result = runner.invoke(app, ["catalog", "diff", str(base), str(head), "--no-suggest"])
+    assert result.exit_code == 2, result.output
+    assert "BASE does not load cleanly" in result.stderr
+    assert re.search(r"BASE .*ram\.yaml:\d+: ", result.stderr), result.stderr
+    assert "removed" not in result.stdout
+    assert "Traceback" not in result.output

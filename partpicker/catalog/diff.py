@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from partpicker.catalog import Catalog, read_catalog
+from partpicker.catalog import Catalog, Problem, read_catalog
 from partpicker.errors import InputError
 
 
@@ -107,6 +107,37 @@ def newest_price(*catalogs: Catalog) -> dt.date | None:
     return max(dates) if dates else None
 
 
+SHOWN_PROBLEMS = 20
+
+
+def _where(problem: Problem, spec: str, tmp: Path) -> str:
+    """``file:line`` of a problem, a git revision's files named ``REV:catalogs/x.yaml``."""
+    path = Path(problem.path)
+    root = tmp / spec.replace("/", "_")
+    shown = f"{spec}:{path.relative_to(root)}" if path.is_relative_to(root) else problem.path
+    return f"{shown}:{problem.line}" if problem.line else shown
+
+
+def _loads_cleanly(sides: dict[str, tuple[str, Path, list[Problem]]], tmp: Path) -> None:
+    """Both sides load without errors, or an :class:`InputError` listing every error with
+    file and line: a part that does not load would otherwise show as removed (or not added)."""
+    lines = [
+        f"  {side} {_where(p, spec, tmp)}: {p.message}"
+        for side, (spec, _, problems) in sides.items()
+        for p in problems
+        if p.severity == "error"
+    ]
+    if not lines:
+        return
+    broken = [side for side, (_, _, problems) in sides.items() if any(p.severity == "error" for p in problems)]
+    more = [f"  ... and {len(lines) - SHOWN_PROBLEMS} more"] if len(lines) > SHOWN_PROBLEMS else []
+    raise InputError(
+        f"{' and '.join(broken)} do{'es' if len(broken) == 1 else ''} not load cleanly "
+        f"({len(lines)} problem(s)), so the diff would be wrong:\n" + "\n".join(lines[:SHOWN_PROBLEMS] + more),
+        hint="fix them (`partpicker catalog check` lists them), then diff again",
+    )
+
+
 def diff(
     base_spec: str, head_spec: str, *, repo: Path, verdicts: Verdicts | None = None, answers: Answers | None = None
 ) -> Diff:
@@ -116,6 +147,9 @@ def diff(
         head_dir = _materialise(head_spec, repo, Path(tmp))
         base, base_problems = read_catalog([base_dir]) if base_dir.exists() else (Catalog(), [])
         head, head_problems = read_catalog([head_dir]) if head_dir.exists() else (Catalog(), [])
+        _loads_cleanly(
+            {"BASE": (base_spec, base_dir, base_problems), "HEAD": (head_spec, head_dir, head_problems)}, Path(tmp)
+        )
     result = Diff(base_spec, head_spec)
     result.added, result.removed, result.changed = compare(base, head)
     result.problems = {"base": len(base_problems), "head": len(head_problems)}

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -28,10 +29,10 @@ from partpicker.cli.common import (
     parse_date,
 )
 from partpicker.errors import InputError
-from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
-from partpicker.suggest.answer import Solution, solve
+from partpicker.suggest.answer import Solution, solve, with_report
 from partpicker.suggest.formats import SUGGEST_FORMATS, build_file
+from partpicker.suggest.formats import json as suggest_json
 from partpicker.suggest.offer import Request
 from partpicker.validate.engine import evaluate
 from partpicker.validate.report import Report
@@ -78,17 +79,25 @@ def suggest(
     exclude: Annotated[list[str] | None, typer.Option(help="Drop a part by id or name (repeatable).")] = None,
     as_of: AsOfOpt = None,
     stale_days: Annotated[
-        int, typer.Option(min=1, max=MAX_STALE_DAYS, help="Offer parts priced within this many days.")
-    ] = STALE_DAYS,
+        int | None,
+        typer.Option(
+            min=1,
+            max=MAX_STALE_DAYS,
+            help="Offer only parts priced within this many days (default: newest price, however old).",
+        ),
+    ] = None,
     catalog: CatalogOpt = None,
     parts: PartsOpt = None,
     objective: Annotated[
         ObjectiveOpt, typer.Option(help="Minimise the price now, or at full scale.")
     ] = ObjectiveOpt.now,
-    top: Annotated[int, typer.Option(min=1, max=20, help="List the K cheapest builds (distinct totals).")] = 1,
+    top: Annotated[
+        int, typer.Option(min=1, max=20, help="List the K cheapest builds, each with another CPU, board or GPU.")
+    ] = 1,
     strict: Annotated[bool, typer.Option(help="Enforce warning rules too.")] = False,
     allow_unknown: Annotated[
-        bool, typer.Option(help="Accept rules the catalog cannot check (unknown); the answer lists them.")
+        bool,
+        typer.Option(help="Answer with the cheapest build not known to fail, even when a proven one exists."),
     ] = False,
     format: Annotated[SuggestFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
     output: Annotated[
@@ -131,6 +140,7 @@ def suggest(
         top=top,
         strict=strict,
         allow_unknown=allow_unknown,
+        verified_only=verified_only,
         power_limit_w=power_limit,
     )
 
@@ -140,34 +150,57 @@ def suggest(
         return
 
     def run() -> tuple[Solution, Report | None]:
-        rules = load_rules()
         cat = load_catalog_once(catalog, parts, allow_broken_catalog)
         if verified_only:  # recalled facts unknown; parts that cannot be without one are left out
             cat = verified_catalog(cat, drop_unverifiable=True)
+        rules = load_rules()
         solution = solve(cat, rules, request)
-        # The chosen build's full report: its warnings and, with --allow-unknown, its unknowns.
+        # The chosen build's full report: what came from the user's own files, and the page.
         best = marked(solution.choices[0].build, cat) if solution.choices else None
         report = evaluate(best, rules, as_of=solution.as_of, verified_only=verified_only) if best else None
         return solution, report
 
     solution, report = guarded(run)
-    if wall is not None:  # the report again, with wall-circuit on the named circuit
+    if wall is not None:  # the findings again, with wall-circuit on the named circuit
         report = guarded(lambda: workplan.report_of(solution, wall, verified_only=verified_only))
-    if str(format) == "html":  # the page goes to --output (or stdout); no build file
+        solution = with_report(solution, report)
+    fmt = str(getattr(format, "value", format))
+    if fmt == "html":  # the page goes to --output (or stdout); no build file
         emit(SUGGEST_FORMATS["html"](solution, report), output)
         raise typer.Exit(solution.exit_code)
-    emit(SUGGEST_FORMATS[str(format)](solution, report))
-    if wall is not None and str(format) == "text":
+    costed = _cost(solution, fmt) if cost and solution.choices else None
+    if output is not None and solution.choices:
+        guarded(lambda: write_atomically(output, build_file(solution)))
+    _echo(solution, report, fmt, costed, cost)
+    if wall is not None and fmt == "text":
         emit(workplan.circuit_lines(solution, wall))
     if solution.exit_code:
         raise typer.Exit(solution.exit_code)
-    if cost:
-        from partpicker.cli import cost as cost_cli
 
+
+def _echo(solution: Solution, report: Report | None, fmt: str, costed: Any, cost: bool) -> None:
+    """Print the answer; with --cost, its cost comparison (in JSON: in the one object)."""
+    if fmt == "json":
+        doc = suggest_json.as_dict(solution, report)
+        if cost:
+            doc["cost"] = costed
+        emit(json.dumps(doc, indent=2, allow_nan=False))
+        return
+    emit(SUGGEST_FORMATS[fmt](solution, report))
+    if costed is not None:
         emit("")
-        emit(guarded(lambda: cost_cli.for_suggestion(solution)))
-    if output is not None:
-        guarded(lambda: write_output.write_text(output, build_file(solution), "--output"))
+        emit(costed)
+
+
+def _cost(solution: Solution, fmt: str) -> Any:
+    """What the best suggestion saves against the cloud: text, or a JSON-ready object; when the
+    catalog lacks what the comparison needs, why (the answer still stands)."""
+    from partpicker.cli import cost as cost_cli
+
+    try:
+        return cost_cli.for_suggestion(solution, as_json=fmt == "json")
+    except InputError as exc:
+        return {"error": exc.what} if fmt == "json" else f"Cost against the cloud: not computed: {exc.what}"
 
 
 def register(app: typer.Typer) -> None:
