@@ -69,7 +69,8 @@ def assert_same_catalog(got: Catalog, want: Catalog) -> None:
         assert type(other) is type(part)
         assert other == part
         assert other.model_fields_set == part.model_fields_set
-        assert (got.origin[part_id].path, got.origin[part_id].line) == (want.origin[part_id].path, want.origin[part_id].line)
+        here, there = got.origin[part_id], want.origin[part_id]
+        assert (here.path, here.line) == (there.path, there.line)
     assert {c: [p.id for p in ps] for c, ps in got.by_category.items()} == {
         c: [p.id for p in ps] for c, ps in want.by_category.items()
     }
