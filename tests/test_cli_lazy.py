@@ -121,3 +121,10 @@ def test_validate_imports_only_what_it_needs() -> None:
     unused = {"partpicker.suggest.search", "partpicker.cost.model", "partpicker.workload", "partpicker.html"}
     assert not ours & unused
     assert "partpicker.cli.suggest" not in ours and "partpicker.cli.cost" not in ours
+
+
+def test_the_headroom_default_is_the_workload_one() -> None:
+    from partpicker.cli import workplan
+    from partpicker.workload import DEFAULT_HEADROOM
+
+    assert workplan.DEFAULT_HEADROOM == DEFAULT_HEADROOM

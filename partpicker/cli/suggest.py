@@ -36,7 +36,6 @@ from partpicker.suggest.formats import json as suggest_json
 from partpicker.suggest.offer import Request
 from partpicker.validate.engine import evaluate
 from partpicker.validate.report import Report
-from partpicker.workload import DEFAULT_HEADROOM
 
 SuggestFormat = StrEnum("SuggestFormat", {name: name for name in SUGGEST_FORMATS})  # type: ignore[misc]
 
@@ -114,7 +113,7 @@ def suggest(
     power_limit: PowerLimitOpt = None,
     workload: workplan.WorkloadOpt = None,
     circuit: workplan.CircuitOpt = None,
-    headroom: workplan.HeadroomOpt = DEFAULT_HEADROOM,
+    headroom: workplan.HeadroomOpt = workplan.DEFAULT_HEADROOM,
     models: workplan.ModelsFileOpt = None,
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""

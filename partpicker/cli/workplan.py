@@ -31,6 +31,9 @@ WorkloadOpt = Annotated[
 CircuitOpt = Annotated[
     str | None, typer.Option("--circuit", help=f"The wall circuit: {' | '.join(CIRCUITS)} (adds a power plan).")
 ]
+DEFAULT_HEADROOM = 0.10
+"""``partpicker.workload.DEFAULT_HEADROOM``, repeated so that `suggest` does not import the
+workload models unless --workload is given (tests/test_cli_lazy.py holds them equal)."""
 HeadroomOpt = Annotated[float, typer.Option(min=0, max=0.9, help="--workload: share of each card left free.")]
 ModelsFileOpt = Annotated[list[Path] | None, typer.Option("--models", help="--workload: your own models file.")]
 
