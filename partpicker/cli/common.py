@@ -109,7 +109,8 @@ MAX_STALE_DAYS = 36_500
 def load_catalog_once(
     paths: Sequence[Path] | None, parts: Sequence[Path] | None = None, allow_broken: bool = False
 ) -> Catalog:
-    """Load the catalog for a command, refusing (or, with ``allow_broken``, warning about) one
+    """Load the catalog for a command (the bundled one from the cache when it is there,
+    :mod:`partpicker.catalog.cache`), refusing (or, with ``allow_broken``, warning about) one
     that `catalog check` would reject (but for its curation-only checks); then your parts and
     prices on top of it (the per-user files, then each ``--parts`` file); then move it out of
     the garbage collector's sight: a command loads one catalog and keeps it to the end, and on
