@@ -231,3 +231,24 @@ def test_prices_import_bad_rows_write_nothing(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "3 bad rows" in result.stderr and "line 2:" in result.stderr and "line 4:" in result.stderr
     assert not out.exists()
+
+
+def test_suggest_uses_your_prices_and_says_so() -> None:
+    args = ("suggest", "--gpus", "4", "--budget", "5000", "--as-of", "2025-07-23", "-f", "json")
+    plain = json.loads(run(*args).stdout)
+    mine = json.loads(run(*args, "--parts", PARTS / "cheap-psu.yaml").stdout)
+    assert plain["from_user"] == []
+    assert mine["build"]["psu"]["id"] == "evga-supernova-1600-p2" != plain["build"]["psu"]["id"]
+    assert mine["build"]["psu"]["usd"] == 20
+    assert mine["total_usd"] < plain["total_usd"]
+    assert mine["from_user"] == [f"psu: price $20.00 of 2025-07-23: from {PARTS / 'cheap-psu.yaml'}"]
+
+
+def test_cost_says_which_parts_and_prices_are_yours() -> None:
+    args = ("--parts", MY_PARTS, "--as-of", "2025-09-15", "--price", "motherboard=300")
+    result = run("cost", BUILDS / "my-gpu.yaml", *args)
+    assert result.exit_code == 0, result.output
+    gpu = next(line for line in result.stdout.splitlines() if "My Lab Blower" in line)
+    assert "[your parts file" in gpu and f"(yours: {MY_PARTS})" in gpu
+    psu = next(line for line in result.stdout.splitlines() if "SuperNOVA 1600 P2" in line)
+    assert "$189.50" in psu and "yours" in psu

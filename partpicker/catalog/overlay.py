@@ -14,18 +14,26 @@ reported at once, each with file and line.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from partpicker import yamlio
-from partpicker.build import Provenance
+from partpicker.build import Build, Provenance
 from partpicker.catalog.load import Catalog, Origin
 from partpicker.errors import InputError
 from partpicker.models import CATEGORIES, Part, Price
 
 PRICE_ONLY_KEYS = frozenset({"id", "prices", "category"})
+
+
+def marked(build: Build, catalog: Catalog) -> Build:
+    """``build`` with where its user parts and prices came from (a build the solver made)."""
+    found = {p.id: catalog.provenance(p) for _label, p, _count in build.items()}
+    mine = {pid: known for pid, known in found.items() if known.origin or known.user_prices}
+    return replace(build, provenance={**build.provenance, **mine}) if mine else build
 
 
 def apply_overlays(catalog: Catalog, paths: Sequence[str | Path]) -> Catalog:

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from partpicker.catalog.overlay import marked
 from partpicker.catalog.verified import verified_catalog
 from partpicker.cli import workplan
 from partpicker.cli.common import (
@@ -138,7 +139,7 @@ def suggest(
             cat = verified_catalog(cat, drop_unverifiable=True)
         solution = solve(cat, rules, request)
         # The chosen build's full report: its warnings and, with --allow-unknown, its unknowns.
-        best = solution.choices[0].build if solution.choices else None
+        best = marked(solution.choices[0].build, cat) if solution.choices else None
         report = evaluate(best, rules, as_of=solution.as_of, verified_only=verified_only) if best else None
         return solution, report
 

@@ -435,7 +435,9 @@ def _catalog_lines(
         if role in prices:
             out.append(PriceLine(role, line.name, line.count, prices[role], f"--price {role}"))
         elif line.usd is not None:
-            out.append(PriceLine(role, line.name, line.count, line.usd, f"{line.price_date}: {line.price_source}"))
+            yours = f" (yours: {line.price_from_user})" if line.price_from_user else ""
+            name = f"{line.name} [{line.origin}]" if line.origin else line.name
+            out.append(PriceLine(role, name, line.count, line.usd, f"{line.price_date}: {line.price_source}{yours}"))
             if line.stale:
                 stale.append(role)
         else:

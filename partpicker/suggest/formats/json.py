@@ -42,6 +42,7 @@ def as_dict(solution: Solution, report: Report | None = None) -> dict[str, Any]:
         "explanation": solution.reason if not best else "; ".join(solution.binding),
         "warnings": _findings(report, "fail"),
         "unproven": _findings(report, "unknown"),
+        "from_user": report.from_user if report else [],
         "search": {
             "offered": solution.stats.offered,
             "after_unary_rules": solution.stats.after_unary,

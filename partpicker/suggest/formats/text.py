@@ -64,6 +64,8 @@ def text(solution: Solution, report: Report | None = None) -> str:
     out += [f"  {line}" for line in solution.binding]
     if report is not None:
         out += _unproven_and_warned(report)
+    if report is not None and report.from_user:
+        out += ["", "Not from the bundled catalog", *(f"  {line}" for line in report.from_user)]
     return "\n".join(out)
 
 

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from partpicker.html import FindingRow, PageView, PartRow, render_page
 from partpicker.validate import drawing
 from partpicker.validate.evidence import summary_text
-from partpicker.validate.formats.text import NEVER_CHECKED, WEAK_LEGEND, banner, summary, verify_text
+from partpicker.validate.formats.text import NEVER_CHECKED, banner, summary, verify_text
 from partpicker.validate.report import Report
 
 URL = re.compile(r"https?://[^\s)]+")
@@ -45,7 +45,7 @@ def part_rows(report: Report) -> tuple[PartRow, ...]:
 
 def finding_rows(report: Report) -> tuple[FindingRow, ...]:
     """Each finding; a pass resting on derived or recalled facts says so, as the text's ``ok*``."""
-    weak = f" ({WEAK_LEGEND.removeprefix('ok* = ')})"
+    weak = " (rests on derived or recalled facts)"
     return tuple(
         FindingRow(f.rule, f.severity, f.status, f.message + (weak if f.rests_on_weak else "")) for f in report.findings
     )
