@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from partpicker.errors import printable
+
 
 def escape(text: str) -> str:
-    """Escape a message for a workflow command (GitHub's toolkit rules)."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Escape a message for a workflow command (GitHub's toolkit rules, `escapeData` in
+    actions/toolkit's command.ts: %, CR and LF); other control characters (ANSI escapes) and
+    lone surrogates are shown escaped as ``\\x1b``."""
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_prop(text: str) -> str:
+    """Escape a property value (`escapeProperty`: also ``:`` and ``,``)."""
     return escape(text).replace(":", "%3A").replace(",", "%2C")
 
 

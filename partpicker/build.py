@@ -7,13 +7,27 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from partpicker import yamlio
-from partpicker.errors import InputError
-from partpicker.models import CATEGORIES, Case, Cooler, Cpu, Gpu, Motherboard, Part, Price, Psu, Ram, Ssd, spec_fields
+from partpicker.errors import InputError, excerpt, printable
+from partpicker.models import (
+    CATEGORIES,
+    Case,
+    Cooler,
+    Cpu,
+    Day,
+    Gpu,
+    Motherboard,
+    Part,
+    Price,
+    Psu,
+    Ram,
+    Ssd,
+    spec_fields,
+)
 
 PROFILES: dict[str, list[str]] = {
     "compat": ["compat"],
@@ -49,14 +63,18 @@ class Provenance:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+
+
+MAX_NAME = 300
+"""A part name in a build file is at most this long (a longer one is no catalog name)."""
 
 
 class PriceIn(_Strict):
     """A price given in a build file: ``{usd: 450, date: 2025-06-01, source: my receipt}``."""
 
-    usd: float = Field(gt=0)
-    date: dt.date | None = None
+    usd: float = Field(gt=0, le=1_000_000)
+    date: Day | None = None
     source: str = Field("the build file", min_length=1)
     kind: Literal["msrp", "street", "used"] = "street"
 
@@ -102,10 +120,21 @@ class BuildFile(_Strict):
     name: str | None = None
     profile: Literal["compat", "dl-workstation"] = "dl-workstation"
     target_gpus: int | None = Field(None, ge=1, le=16)
-    as_of: dt.date | None = None
+    as_of: Day | None = None
     power_limit_w: int | None = Field(None, ge=1, le=2000)
     parts: PartsSpec
     rules: dict[str, RuleSetting] = Field(default_factory=dict)
+
+    AS_OF_RANGE: ClassVar[tuple[dt.date, dt.date]] = (dt.date(1990, 1, 1), dt.date(2100, 12, 31))
+    """The dates a build may be priced as of (what a PC part catalog can mean; no overflow)."""
+
+    @field_validator("as_of")
+    @classmethod
+    def _as_of_in_range(cls, value: dt.date | None) -> dt.date | None:
+        low, high = cls.AS_OF_RANGE
+        if value is not None and not low <= value <= high:
+            raise ValueError(f"must be from {low} to {high}")
+        return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,6 +387,10 @@ class _PartReader:
         return part
 
     def _named(self, role: str, name: str, loc: list[int | str]) -> Part | None:
+        if len(name) > MAX_NAME:
+            line = yamlio.line_of(self.raw, loc)
+            self.problems.append((line, role, f"the name {excerpt(name, 60)} is longer than {MAX_NAME} characters"))
+            return None
         try:
             part = self.catalog.resolve(name, role)
         except LookupError as exc:
@@ -428,7 +461,7 @@ def inline_part(role: str, fields: dict[str, Any], raw: Any, loc: list[int | str
         err = exc.errors()[0]
         where = ".".join(str(x) for x in err["loc"])
         raise InputError(
-            f"parts.{role}.spec.{where}: {err['msg']}",
+            f"parts.{role}.spec.{printable(where)[:100]}: {printable(str(err['msg']))[:300]}",
             path=path,
             line=yamlio.line_of(raw, [*loc, *err["loc"]]),
             hint=_spec_hint(cls),
@@ -475,7 +508,7 @@ def _explain(err: Any) -> str:
         return f"unknown key {loc!r}"
     if kind == "missing":
         return f"required key {loc!r} is missing"
-    return f"{loc}: {err['msg']} (got {err.get('input')!r})"
+    return f"{loc}: {printable(str(err['msg']))[:300]} (got {excerpt(err.get('input'))})"
 
 
 def _hint(err: Any) -> str:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 
 class ExitCode(IntEnum):
-    """The exit codes of every command, named once."""
+    """The exit codes of every command, named once: 0 ok, 1 findings or no build, 2 bad
+    input, 3 an unproven answer."""
 
     CLEAN = 0
     """Nothing wrong (a passing build, a clean catalog, a suggestion found)."""
@@ -16,6 +17,46 @@ class ExitCode(IntEnum):
     problems, or no build for `suggest`."""
     BAD_INPUT = 2
     """Bad input: a missing or malformed file, an unknown part or key, a broken catalog."""
+    UNPROVEN = 3
+    """`suggest` answered with a build that no rule is known to fail, but that is not proven
+    to pass (facts the catalog lacks: verify them before you buy)."""
+    INTERNAL = 70
+    """An internal error: a bug in partpicker, not in the input (EX_SOFTWARE of sysexits.h)."""
+
+
+MAX_MESSAGE = 8000
+"""No error message is longer than this, all told, and no line of it longer than
+:data:`MAX_LINE` (a hostile input cannot make a huge one; a list of several unresolved names,
+each with its candidates, may take a few lines)."""
+MAX_LINE = 1990
+
+
+def printable(text: str, keep: str = "") -> str:
+    """``text`` with control characters, ANSI escapes and lone surrogates shown escaped
+    (``\\x1b``, ``\\n``, ``\\ud800``), so user strings cannot repaint a terminal or forge lines."""
+    if text.isprintable():
+        return text
+    if "\n" in keep:
+        rest = keep.replace("\n", "")
+        return "\n".join(printable(line, rest) for line in text.split("\n"))
+    return "".join(ch if ch.isprintable() or ch in keep else _escaped(ch) for ch in text)
+
+
+def _escaped(ch: str) -> str:
+    return ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+
+
+def excerpt(value: object, limit: int = 80) -> str:
+    """A short, printable quotation of a user value for a message: ``'abc…' (12,345 chars)``."""
+    text = printable(value if isinstance(value, str) else repr(value))
+    quote = "'" if isinstance(value, str) else ""
+    if len(text) <= limit:
+        return f"{quote}{text}{quote}"
+    return f"{quote}{text[:limit]}...{quote} ({len(text):,} characters)"
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 16] + " (message cut)"
 
 
 class InputError(Exception):
@@ -24,15 +65,17 @@ class InputError(Exception):
     exit_code = ExitCode.BAD_INPUT
 
     def __init__(self, what: str, *, path: str | Path | None = None, line: int | None = None, hint: str = "") -> None:
+        what = "\n".join(_cut(line, MAX_LINE) for line in printable(what, keep="\n").split("\n"))
         super().__init__(what)
         self.what = what
-        self.path = str(path) if path is not None else None
+        self.path = printable(str(path))[:300] if path is not None else None
         self.line = line
-        self.hint = hint
+        self.hint = printable(hint, keep="\n")[:300]
 
     def __str__(self) -> str:
         where = ""
         if self.path:
             where = f"{self.path}:{self.line}: " if self.line else f"{self.path}: "
         hint = f"\n  {self.hint}" if self.hint else ""
-        return f"{where}{self.what}{hint}"
+        text = "\n".join(_cut(line, MAX_LINE) for line in f"{where}{self.what}{hint}".split("\n"))
+        return _cut(text, MAX_MESSAGE)

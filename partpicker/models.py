@@ -11,10 +11,11 @@ import datetime as dt
 import re
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from partpicker import vocab
+from partpicker.errors import excerpt
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -25,8 +26,8 @@ def _vocab(kind: str, canon: Any) -> Any:
         if found is None:
             raise PydanticCustomError(
                 "vocabulary",
-                "unknown {kind} '{value}'; add it to partpicker/vocab.py or use a listed spelling",
-                {"kind": kind, "value": value},
+                "unknown {kind} {value}; add it to partpicker/vocab.py or use a listed spelling",
+                {"kind": kind, "value": excerpt(value, 60)},
             )
         return str(found)
 
@@ -45,20 +46,37 @@ PsuFormFactor = Annotated[str, AfterValidator(_in_list("PSU form factor", vocab.
 SsdFormFactor = Annotated[str, AfterValidator(_in_list("SSD form factor", vocab.SSD_FORM_FACTORS))]
 Efficiency = Annotated[str, AfterValidator(_in_list("efficiency rating", vocab.EFFICIENCY_RATINGS))]
 Interface = Literal["nvme", "sata"]
+
+
+def _iso_day(value: Any) -> Any:
+    """A quoted ISO date ("2023-07-05") is a date too; nothing else is coerced (no numbers)."""
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            raise PydanticCustomError(
+                "date_parsing", "{value} is not a real date (YYYY-MM-DD)", {"value": excerpt(value, 40)}
+            ) from None
+    return value
+
+
+Day = Annotated[dt.date, BeforeValidator(_iso_day)]
 Lanes = Annotated[int, Field(ge=0, le=16)]
 
 
 class Strict(BaseModel):
-    """Base: unknown fields are errors, instances are immutable."""
+    """Base: unknown fields are errors, instances are immutable, values are not coerced (no
+    ``watts: "1500"``, no ``hpwr_12v: true``; a whole number is still a float) and numbers are
+    finite (no ``usd: .inf`` or ``.nan``)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
 
 class Price(Strict):
     """One dated price point."""
 
     usd: float = Field(gt=0, description="Price in US dollars.")
-    date: dt.date = Field(description="The day the price was seen or announced.")
+    date: Day = Field(description="The day the price was seen or announced.")
     source: str = Field(min_length=1, description="Where: a URL, or 'PCPartPicker lowest price on DATE'.")
     kind: Literal["msrp", "street", "used"] = Field("street", description="Launch MSRP, new street, or used.")
 
@@ -109,7 +127,7 @@ class Part(Strict):
     name: str = Field(min_length=1)
     brand: str = Field(min_length=1)
     aliases: list[str] = Field(default_factory=list)
-    released: dt.date | None = None
+    released: Day | None = None
     prices: list[Price] = Field(default_factory=list)
     sources: list[str] = Field(min_length=1, description="Manufacturer pages or manuals the specs come from.")
     notes: str | None = None

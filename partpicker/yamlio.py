@@ -7,6 +7,8 @@ or item alongside, so a validation error's ``loc`` can be turned back into a lin
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from partpicker.errors import InputError
+from partpicker.errors import InputError, excerpt, printable
 
 
 class LineDict(dict[Any, Any]):
@@ -48,11 +50,86 @@ class Loaded:
     duplicates: list[Duplicate] = field(default_factory=list)
 
 
+LIMITS = {"file_bytes": 32 * 1024 * 1024, "depth": 64, "alias_nodes": 100_000, "string_chars": 20_000}
+"""The input boundary: a file larger, nested deeper, expanding more nodes through aliases, or
+holding a longer string than this is refused before (size) or while (the rest) it is parsed, so
+no input can exhaust memory or time; far above any real build file or catalog file."""
+
+
 class _Loader(yaml.SafeLoader):
     duplicates: list[Duplicate]
+    _depth: int
+    _sizes: dict[int, int]
+    _alias_nodes: int
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            node = super().compose_node(parent, index)
+            self._count_alias(node, event.start_mark)
+            return node
+        self._depth += 1
+        if self._depth > LIMITS["depth"]:
+            mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
+            raise yaml.composer.ComposerError(None, None, f"nested deeper than {LIMITS['depth']} levels", mark)
+        try:
+            node = super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+        if node is not None:
+            self._sizes[id(node)] = _size(node, self._sizes)
+        return node
+
+    def compose_scalar_node(self, anchor: Any) -> yaml.ScalarNode:
+        node = super().compose_scalar_node(anchor)
+        if len(node.value) > LIMITS["string_chars"]:
+            raise yaml.composer.ComposerError(
+                None, None, f"a value longer than {LIMITS['string_chars']:,} characters", node.start_mark
+            )
+        return node
+
+    def _count_alias(self, node: yaml.Node | None, mark: yaml.Mark) -> None:
+        size = self._sizes.get(id(node)) if node is not None else None
+        if size is None:
+            raise yaml.composer.ComposerError(None, None, "an alias refers to its own anchor", mark)
+        self._alias_nodes += size
+        if self._alias_nodes > LIMITS["alias_nodes"]:
+            raise yaml.composer.ComposerError(
+                None, None, f"aliases expand to more than {LIMITS['alias_nodes']:,} values", mark
+            )
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        # A bad `!!int`, `!!float`, `!!bool` or `!!timestamp` value (or an impossible date such
+        # as 2018-02-30) raises ValueError or KeyError inside PyYAML: give it the node's line.
+        try:
+            return super().construct_object(node, deep=deep)
+        except yaml.MarkedYAMLError:
+            raise
+        except (ValueError, KeyError, TypeError, AttributeError, OverflowError, IndexError) as exc:
+            tag = node.tag.rsplit(":", 1)[-1]
+            problem = f"{_excerpt(node)} is not a valid {tag}"
+            if isinstance(exc, ValueError) and "day is out of range" in str(exc):
+                problem = f"{_excerpt(node)} is not a real date ({exc})"
+            raise yaml.constructor.ConstructorError(None, None, problem, node.start_mark) from None
 
 
-def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
+def _size(node: yaml.Node, sizes: dict[int, int]) -> int:
+    """How many values ``node`` stands for once its aliases are expanded."""
+    if isinstance(node, yaml.SequenceNode):
+        return 1 + sum(sizes.get(id(child), 1) for child in node.value)
+    if isinstance(node, yaml.MappingNode):
+        return 1 + sum(sizes.get(id(k), 1) + sizes.get(id(v), 1) for k, v in node.value)
+    return 1
+
+
+def _excerpt(node: yaml.Node) -> str:
+    value = node.value if isinstance(node, yaml.ScalarNode) else f"a {getattr(node, 'id', 'node')}"
+    return excerpt(value)
+
+
+def _construct_mapping(loader: _Loader, node: yaml.Node) -> LineDict:
+    if not isinstance(node, yaml.MappingNode):
+        raise yaml.constructor.ConstructorError(None, None, f"{_excerpt(node)} is not a mapping", node.start_mark)
     loader.flatten_mapping(node)
     out = LineDict()
     out.line = node.start_mark.line + 1
@@ -67,13 +144,15 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
                 None, None, "found an unhashable key", key_node.start_mark
             ) from None
         if key in out:
-            loader.duplicates.append(Duplicate(str(key), line, out.key_lines[key]))
+            loader.duplicates.append(Duplicate(printable(str(key))[:100], line, out.key_lines[key]))
         out[key] = loader.construct_object(value_node, deep=True)
         out.key_lines[key] = line
     return out
 
 
-def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> LineList:
+def _construct_sequence(loader: _Loader, node: yaml.Node) -> LineList:
+    if not isinstance(node, yaml.SequenceNode):
+        raise yaml.constructor.ConstructorError(None, None, f"{_excerpt(node)} is not a list", node.start_mark)
     out = LineList(loader.construct_object(child, deep=True) for child in node.value)
     out.line = node.start_mark.line + 1
     out.item_lines = [child.start_mark.line + 1 for child in node.value]
@@ -83,39 +162,102 @@ def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> LineList:
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
+_HINT = "fix the YAML syntax"
+
 
 def parse(text: str, path: str | Path) -> Loaded:
-    """Parse YAML text safely; a syntax error becomes an :class:`InputError` with its line."""
-    loader = _Loader(text)
-    loader.duplicates = []
+    """Parse YAML text safely within :data:`LIMITS`; any loader error (reader, scanner, parser,
+    composer, constructor, nesting) becomes an :class:`InputError` with its line."""
+    try:
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as exc:
+        raise InputError(
+            f"malformed YAML: {_reader_problem(exc)}", path=path, line=_line_at(text, exc.position), hint=_HINT
+        ) from None
+    loader.duplicates, loader._depth, loader._sizes, loader._alias_nodes = [], 0, {}, 0
     try:
         data = loader.get_single_data()
+    except yaml.reader.ReaderError as exc:
+        raise InputError(
+            f"malformed YAML: {_reader_problem(exc)}", path=path, line=_line_at(text, exc.position), hint=_HINT
+        ) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
-        problem = exc.problem or exc.context or "malformed YAML"
-        raise InputError(f"malformed YAML: {problem}", path=path, line=line, hint="fix the YAML syntax") from None
+        problem = printable(exc.problem or exc.context or "malformed YAML")[:300]
+        raise InputError(f"malformed YAML: {problem}", path=path, line=line, hint=_HINT) from None
     except yaml.YAMLError as exc:
-        raise InputError(f"malformed YAML: {exc}", path=path, hint="fix the YAML syntax") from None
+        raise InputError(f"malformed YAML: {printable(str(exc))[:300]}", path=path, hint=_HINT) from None
+    except RecursionError:
+        raise InputError("malformed YAML: nested too deeply", path=path, hint=_HINT) from None
     finally:
         loader.dispose()
     return Loaded(data, loader.duplicates)
 
 
-def read(path: str | Path) -> Loaded:
-    """Read and parse a YAML file; a missing or unreadable file is an :class:`InputError`."""
+def _reader_problem(exc: yaml.reader.ReaderError) -> str:
+    char = exc.character
+    code = f"#x{char:04x}" if isinstance(char, int) else repr(char)
+    return f"a control or special character ({code}) is not allowed"
+
+
+def _line_at(text: str, position: int) -> int:
+    return text.count("\n", 0, max(position, 0)) + 1
+
+
+def read_text(path: str | Path, *, limit: int | None = None) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes (default
+    :data:`LIMITS` ``file_bytes``); anything else is an :class:`InputError`."""
     p = Path(path)
+    data = read_bytes(p, limit=limit)
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("file not found", path=p, hint="check the path") from None
-    except IsADirectoryError:
-        raise InputError("is a folder, not a file", path=p, hint="name a YAML file") from None
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", path=p, hint="save the file as UTF-8") from None
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError("not UTF-8 text", path=p, line=line, hint="save the file as UTF-8") from None
+
+
+def read_bytes(path: str | Path, *, limit: int | None = None) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; a missing, special (FIFO, device),
+    folder, oversized or unreadable path is an :class:`InputError`. Never blocks on a FIFO."""
+    p = Path(path)
+    limit = LIMITS["file_bytes"] if limit is None else limit
+    check_regular(p)
+    try:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise InputError("not a regular file", path=p, hint="name a YAML file")
+            data = handle.read(limit + 1)
     except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path=p) from None
-    return parse(text, p)
+        raise InputError(f"cannot read: {exc.strerror or exc}", path=p) from None
+    if len(data) > limit:
+        raise InputError(
+            f"larger than {limit:,} bytes", path=p, hint="split the file, or check that it is the right one"
+        )
+    return data
+
+
+def check_regular(p: Path) -> None:
+    """An :class:`InputError` unless ``p`` is (a link to) a regular file."""
+    try:
+        mode = p.stat().st_mode
+    except FileNotFoundError:
+        if p.is_symlink():
+            raise InputError("broken symbolic link", path=p, hint="point it at a file, or remove it") from None
+        raise InputError("file not found", path=p, hint="check the path") from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", path=p) from None
+    if stat.S_ISDIR(mode):
+        raise InputError("is a folder, not a file", path=p, hint="name a YAML file")
+    if not stat.S_ISREG(mode):
+        raise InputError("not a regular file (a device, FIFO or socket)", path=p, hint="name a YAML file")
+
+
+def read(path: str | Path) -> Loaded:
+    """Read and parse a YAML file within :data:`LIMITS`; any problem is an :class:`InputError`."""
+    p = Path(path)
+    return parse(read_text(p), p)
 
 
 def line_of(data: Any, loc: Sequence[int | str]) -> int | None:

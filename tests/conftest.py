@@ -33,8 +33,17 @@ def read_catalog_once(paths: Sequence[str | Path] | None = None) -> tuple[Catalo
     would otherwise parse the 296-part bundled catalog on every command (~0.5 s each).
     Nothing mutates a loaded catalog; the problems list is a fresh copy each call."""
     files = catalog_load.catalog_files(paths)
-    catalog, problems = _read_files(tuple((f.resolve(), f.stat().st_mtime_ns) for f in files))
+    catalog, problems = _read_files(tuple((f.absolute(), _mtime(f)) for f in files))
     return catalog, list(problems)
+
+
+def _mtime(path: Path) -> int:
+    """The modification time, of the link itself for a broken link or a loop (they are read, and
+    reported, like any file)."""
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return path.lstat().st_mtime_ns
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -17,5 +17,5 @@ def test_graph_ties_each_rule_to_its_roles(rules) -> None:
 def test_unary_rules_are_the_filters_of_a_role(rules) -> None:
     graph = build_graph(list(rules.values()))
     # cpu-pcie-lanes counts the build's NVMe drives, so it ties the CPU to the SSD.
-    assert sorted(unary_rules(graph, "cpu")) == ["cpu-cores"]
+    assert sorted(unary_rules(graph, "cpu")) == ["cpu-cores", "gpu-root-complex"]
     assert unary_rules(graph, "case") == []

@@ -206,7 +206,7 @@ def test_html_without_output_prints_the_page() -> None:
 def test_suggest_page(tmp_path: Path) -> None:
     page = write_page("suggest", tmp_path).read_text(encoding="utf-8")
     doc = as_json("suggest", *SUGGEST_ARGS)
-    assert doc["status"] == "ok"
+    assert doc["status"] == "proven"
     for part in doc["build"].values():
         assert part["name"] in page
     assert f"${doc['total_usd']:,.2f} now" in page

@@ -20,12 +20,24 @@ RULES = load_rules()
 ROLES = ("cpu", "motherboard", "gpu", "ram", "ssd", "psu", "case", "cooler")
 
 
+VARIETY = ("cpu", "motherboard", "gpu")
+
+
 def brute_force(catalog, request: Request, top: int = 1) -> list[float]:
-    """The ``top`` cheapest distinct totals over every combination of offered parts."""
+    """The answer's totals by brute force: the ``top`` cheapest proven builds, each with another
+    CPU, board or GPU than every cheaper one; if none is proven (or ``allow_unknown``), the
+    cheapest not known to fail."""
+    if not request.allow_unknown:
+        proven = _brute(catalog, request, top, {"pass"})
+        if proven:
+            return proven
+    return _brute(catalog, request, top, {"pass", "unknown"})
+
+
+def _brute(catalog, request: Request, top: int, accepted: set[str]) -> list[float]:
     offered = offer(catalog, request, request.as_of)
     severities = {"error", "warning"} if request.strict else {"error"}
     rules = [r for r in rules_for(request.profile, RULES) if r.severity in severities]
-    accepted = {"pass", "unknown"} if request.allow_unknown else {"pass"}
     combos = []
     for parts in itertools.product(*(offered[r] for r in ROLES)):
         chosen = dict(zip(ROLES, parts, strict=True))
@@ -37,15 +49,18 @@ def brute_force(catalog, request: Request, top: int = 1) -> list[float]:
         combos.append((total, chosen))
     combos.sort(key=lambda tc: tc[0])
     totals: list[float] = []
+    seen: set[tuple[str, ...]] = set()
     for total, chosen in combos:
-        if totals and (abs(totals[-1] - total) < 0.005 or len(totals) == top):
-            if len(totals) == top:
-                break
+        if len(totals) == top:
+            break
+        key = tuple(chosen[r].part.id for r in VARIETY)
+        if key in seen:
             continue
         parts = {role: chosen[role].part for role in ROLES}
         build = Build.of("brute", request.profile, request.gpus, parts, {"gpu": request.start_gpus})
         if all(_status(rule, build) in accepted for rule in rules):
             totals.append(total)
+            seen.add(key)
     return totals
 
 
@@ -78,14 +93,19 @@ def test_suggest_equals_brute_force(seed: int) -> None:
     if not expected:
         assert solution.status == "infeasible", solution.choices
         return
-    assert solution.status == "ok", solution.reason
+    assert solution.status in ("proven", "unproven"), solution.reason
     best = solution.choices[0]
     objective = best.now_usd if request.objective == "now" else best.full_usd
     assert objective == pytest.approx(expected[0], abs=0.01)
     report = evaluate(best.build.with_count("gpu", request.start_gpus), RULES, as_of=DAY)
     errors = [f for f in report.findings if f.severity == "error" or request.strict]
-    accepted = {"pass", "unknown"} if request.allow_unknown else {"pass"}
-    assert all(f.status in accepted for f in errors), [f.message for f in errors if f.status not in accepted]
+    proven = all(f.status == "pass" for f in report.findings if f.severity == "error")
+    assert solution.status == ("proven" if proven else "unproven")
+    assert solution.exit_code == (0 if proven else 3)
+    assert all(f.status != "fail" for f in errors), [f.message for f in errors if f.status == "fail"]
+    if solution.possible is not None:  # a cheaper build if unknown facts hold: never one known to fail
+        assert solution.possible.objective_usd < best.objective_usd
+        assert solution.possible.unknowns
 
 
 @pytest.mark.parametrize("seed", range(120))
@@ -97,6 +117,8 @@ def test_top_three_equals_brute_force(seed: int) -> None:
     expected = brute_force(catalog, request, top=3)
     got = [c.now_usd if request.objective == "now" else c.full_usd for c in solution.choices]
     assert got == pytest.approx(expected, abs=0.01)
+    keys = [tuple(c.build.parts[r][0].part.id for r in VARIETY) for c in solution.choices]
+    assert len(set(keys)) == len(keys), keys
 
 
 def test_random_catalogs_are_not_trivial() -> None:

@@ -38,6 +38,9 @@ def test_golden(case: Path) -> None:
         assert f"fails {rule}:" in line, line
     if "alternative_totals" in expected:
         assert [a["total_usd"] for a in doc["alternatives"]] == pytest.approx(expected["alternative_totals"])
+    builds = [doc["build"], *(a["build"] for a in doc["alternatives"])] if doc["build"] else []
+    keys = [tuple(b[r]["id"] for r in ("cpu", "motherboard", "gpu")) for b in builds]
+    assert len(set(keys)) == len(keys), "each --top build has another CPU, board or GPU"
     if "cheapest_usd" in expected:
         assert doc["cheapest_usd"] == pytest.approx(expected["cheapest_usd"])
     if "explanation_contains" in expected:
@@ -122,20 +125,27 @@ def test_usage_errors_exit_2(args: list[str], phrase: str) -> None:
     assert "Traceback" not in result.output
 
 
-def test_bundled_catalog_in_the_articles_world_is_honest() -> None:
-    """The bundled catalog has no motherboard with a price dated within a year of
-    2018-09-01 (none could be sourced), so there is no provable answer, and it says why."""
-    result = runner.invoke(app, ["suggest", "--gpus", "4", "--budget", "3000", "--as-of", "2018-09-01"])
-    assert result.exit_code == 1
-    assert "no motherboard is offered as of 2018-09-01" in result.stdout
-
-
-def test_bundled_catalog_today_with_allow_unknown_names_what_is_unproven() -> None:
-    result = runner.invoke(app, ["suggest", "--gpus", "4", "--as-of", "2025-07-23", "--allow-unknown", "-f", "json"])
-    assert result.exit_code == 0, result.output
+def test_headline_answers_and_its_output_validates(tmp_path: Path) -> None:
+    """The README's first command answers on the bundled catalog: a proven build (exit 0) that
+    `validate` passes, or an unproven one (exit 3) that `validate` gives the same unknowns."""
+    out = tmp_path / "build.yaml"
+    result = runner.invoke(app, ["suggest", "--gpus", "4", "--budget", "3000", "-f", "json", "--output", str(out)])
+    assert result.exit_code in (0, 3), result.output
     doc = json.loads(result.stdout)
-    assert doc["status"] == "ok"
-    assert doc["unproven"], "a build proven only by unknowns must say which rules it could not check"
+    assert doc["status"] == ("proven" if result.exit_code == 0 else "unproven")
+    assert doc["total_usd"] <= 3000
+    check = runner.invoke(app, ["validate", str(out), "-f", "json"])
+    report = json.loads(check.stdout)
+    unknown = sorted(f["rule"] for f in report["findings"] if f["status"] == "unknown")
+    assert unknown == sorted(u.split(":")[0] for u in doc["unproven"])
+    assert report["verdict"] == ("pass" if result.exit_code == 0 else "unknown")
+
+
+def test_allow_unknown_names_what_is_unproven() -> None:
+    result = runner.invoke(app, ["suggest", "--gpus", "4", "--as-of", "2025-07-23", "--allow-unknown", "-f", "json"])
+    doc = json.loads(result.stdout)
+    assert result.exit_code == (3 if doc["unproven"] and doc["status"] == "unproven" else 0), result.output
+    assert doc["status"] in ("proven", "unproven")
 
 
 def test_suggest_with_cost() -> None:

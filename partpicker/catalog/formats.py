@@ -45,6 +45,7 @@ def as_json(problems: Sequence[Problem], parts: int, files: int) -> str:
             ],
         },
         indent=2,
+        allow_nan=False,
     )
 
 

@@ -6,6 +6,7 @@ import contextlib
 import functools
 import gc
 import json
+import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ from partpicker import yamlio
 from partpicker.build import Provenance
 from partpicker.catalog import records, resolve
 from partpicker.catalog.generic import GENERIC_BRAND, GENERIC_ORIGIN
-from partpicker.errors import InputError
+from partpicker.errors import InputError, excerpt, printable
 from partpicker.models import CATEGORIES, Part
 from partpicker.paths import catalog_dir
 
@@ -177,13 +178,32 @@ def catalog_files(paths: Sequence[str | Path] | None = None) -> list[Path]:
     roots = [Path(p) for p in paths] if paths else [catalog_dir()]
     files: list[Path] = []
     for root in roots:
-        if root.is_dir():
-            files.extend(sorted(p for p in root.rglob("*") if p.suffix in CATALOG_SUFFIXES))
-        elif root.exists():
-            files.append(root)
+        if root.is_dir() and root.suffix not in CATALOG_SUFFIXES:
+            found = _files_under(root)
+            if not found:
+                raise InputError(
+                    f"no catalog files ({', '.join('*' + s for s in CATALOG_SUFFIXES)}) in this folder",
+                    path=root,
+                    hint="name a catalog file or a folder that holds some",
+                )
+            files.extend(found)
+        elif root.exists() or root.is_symlink():
+            files.append(root)  # reading it says what is wrong with it (a broken link, a FIFO, x.yaml/)
         else:
             raise InputError("catalog path not found", path=root, hint="name a catalog file or folder")
     return files
+
+
+def _files_under(root: Path) -> list[Path]:
+    """The catalog files under a folder, sorted; links to folders are not followed (no loops),
+    links to files are kept, broken ones too, so that reading them reports them."""
+    found: list[Path] = []
+    for folder, dirs, names in os.walk(root, followlinks=False):
+        dirs.sort()
+        found.extend(Path(folder, n) for n in names if Path(n).suffix in CATALOG_SUFFIXES)
+        found.extend(Path(folder, d) for d in dirs if Path(d).suffix in CATALOG_SUFFIXES)
+        dirs[:] = [d for d in dirs if Path(d).suffix not in CATALOG_SUFFIXES]
+    return sorted(found)
 
 
 CATALOG_SUFFIXES = (".yaml", ".yml", ".jsonl")
@@ -205,15 +225,20 @@ def load_catalog(paths: Sequence[str | Path] | None = None) -> Catalog:
     """Load a catalog that must be clean: the first problem is an :class:`InputError`."""
     catalog, problems = read_catalog(paths)
     if problems:
-        first = problems[0]
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise InputError(
-            f"broken catalog entry: {first.message}{more}",
-            path=first.path,
-            line=first.line,
-            hint="run `partpicker catalog check` to list every problem",
-        )
+        raise broken_catalog(problems)
     return catalog
+
+
+def broken_catalog(problems: Sequence[Problem], hint: str = "") -> InputError:
+    """The error for a catalog with problems: the first one, and how many more."""
+    first = problems[0]
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return InputError(
+        f"broken catalog entry: {first.message}{more}",
+        path=first.path,
+        line=first.line,
+        hint=hint or "run `partpicker catalog check` to list every problem",
+    )
 
 
 def _read_file(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
@@ -314,7 +339,11 @@ def _read_jsonl(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
     spath = str(path)
     rows: _Rows = {}
     try:
+        yamlio.check_regular(path)
         handle = path.open("rb")
+    except InputError as exc:
+        problems.append(Problem("yaml-syntax", spath, None, exc.what))
+        return
     except OSError as exc:
         problems.append(Problem("yaml-syntax", spath, None, f"cannot read: {exc.strerror}"))
         return
@@ -345,8 +374,9 @@ def _plain_row(
     """A line the fast path rejected, parsed and validated the plain way."""
     try:
         raw = json.loads(line)
-    except ValueError as exc:
-        problems.append(Problem("yaml-syntax", spath, number, f"malformed JSON: {exc}"))
+    except (ValueError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else printable(str(exc))[:200]
+        problems.append(Problem("yaml-syntax", spath, number, f"malformed JSON: {why}"))
         return
     cls = CATEGORIES.get(raw.pop("category", None)) if isinstance(raw, dict) else None
     if cls is None:
@@ -407,16 +437,17 @@ def _check_of(err: Any) -> str:
         return "no-sources"
     if loc and loc[0] == "prices" and kind in ("missing", "date_type", "date_from_datetime_parsing", "date_parsing"):
         return "price"
-    if kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
+    if kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal", "finite_number"):
         return "bounds"
     return "schema"
 
 
 def _describe(err: Any) -> str:
-    loc = ".".join(str(x) for x in err["loc"])
+    loc = excerpt(".".join(str(x) for x in err["loc"]), 120).strip("'")
     kind = err["type"]
     if kind == "extra_forbidden":
         return f"unknown field {loc!r}; see catalogs/README.md for the fields of this category"
     if kind == "missing":
         return f"required field {loc!r} is missing"
-    return f"{loc}: {err['msg']}" if loc else str(err["msg"])
+    msg = printable(str(err["msg"]))[:300]
+    return f"{loc}: {msg}" if loc else msg

@@ -42,7 +42,8 @@ def read_prices(path: str | Path, catalog: Catalog) -> list[tuple[str, Price]]:
                     "date": row.get("date"),
                     "source": row.get("source") or default_source,
                     "kind": row.get("kind") or "street",
-                }
+                },
+                strict=False,  # CSV cells are text: "59.99" is the number; inf and nan still are not
             )
         except (LookupError, ValueError) as exc:
             problems.append(f"line {line}: {_reason(exc)}")

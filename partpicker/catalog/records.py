@@ -198,7 +198,8 @@ def to_part(record: Any) -> Part:
     """The pydantic part of a record (pydantic-core builds it from the record's plain values)."""
     raw = msgspec.to_builtins(record)
     del raw["category"]
-    return model_of(record).model_validate(raw)
+    # Lax only for shapes: msgspec typed the record strictly already; its tuples are lists here.
+    return model_of(record).model_validate(raw, strict=False)
 
 
 # -- slim records: what a loaded JSON Lines part keeps in memory -----------------------------

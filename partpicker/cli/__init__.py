@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import typer
 
+from partpicker.cli.common import GuardedGroup
+
 app = typer.Typer(
+    cls=GuardedGroup,
     name="partpicker",
     help="Validate deep-learning workstation builds and pick the cheapest one that works.",
     no_args_is_help=True,
@@ -13,6 +16,14 @@ app = typer.Typer(
 )
 
 from partpicker.cli import catalog, cost, find, imports, parts, rules, suggest, validate, workload  # noqa: E402
+
+
+@app.callback()
+def _options(
+    debug: bool = typer.Option(False, "--debug", help="On an internal error, show the traceback."),
+) -> None:
+    """Validate deep-learning workstation builds and pick the cheapest one that works."""
+
 
 app.command()(validate.validate)
 app.command()(rules.rules)

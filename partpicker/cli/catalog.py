@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from partpicker.cli.common import CatalogOpt, fail_input, guarded, load_catalog_once
+from partpicker.cli.common import CatalogOpt, emit, fail_input, guarded, load_catalog_once
 from partpicker.errors import InputError
 
 app = typer.Typer(help="Check, list and compare catalogs.", no_args_is_help=True)
@@ -36,7 +36,7 @@ def catalog_check(
     if not files:
         fail_input(InputError("no catalog files (*.yaml) found", hint="name a catalog file or folder"))
     catalog, problems = guarded(lambda: check_catalog(files))
-    typer.echo(PROBLEM_REPORTER_BY_NAME[format.value](problems, len(catalog), len(files)))
+    emit(PROBLEM_REPORTER_BY_NAME[format.value](problems, len(catalog), len(files)))
     if exit_code(problems):
         raise typer.Exit(exit_code(problems))
 
@@ -61,7 +61,7 @@ def catalog_diff(
 
     examples = sorted(examples_dir().glob("*.yaml"))
     result = guarded(lambda: diff(base, head, repo=repo, examples=examples, suggest=suggest))
-    typer.echo(DIFF_FORMATS[format.value](result))
+    emit(DIFF_FORMATS[format.value](result))
 
 
 class CoverageFormat(StrEnum):
@@ -99,7 +99,7 @@ def catalog_checks() -> None:
     from partpicker.catalog.checks import all_checks
 
     for check_id, summary in all_checks().items():
-        typer.echo(f"{check_id:<18} {summary}")
+        emit(f"{check_id:<18} {summary}")
 
 
 @app.command("list")
@@ -116,4 +116,4 @@ def catalog_list(
     for name, parts in cat.by_category.items():
         if category in (None, name):
             for part in sorted(parts, key=lambda p: p.id):
-                typer.echo(f"{name:<12} {part.id:<55} {part.name}")
+                emit(f"{name:<12} {part.id:<55} {part.name}")

@@ -4,24 +4,65 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+import math
 import os
-import tempfile
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, NoReturn, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
+from typer.core import TyperGroup
 
-from partpicker.catalog import Catalog, load_catalog
-from partpicker.errors import InputError
+from partpicker import output as write_output
+from partpicker.build import BuildFile
+from partpicker.catalog import Catalog
+from partpicker.catalog.load import broken_catalog
+from partpicker.errors import ExitCode, InputError, excerpt, printable
 
 T = TypeVar("T")
+
+REPORT_BUG = "this is a bug in partpicker, not in your input: please report it with the command and its input files"
+
+
+class GuardedGroup(TyperGroup):
+    """The app's command group: an unexpected exception is an internal error, exit 70, one line
+    on stderr (the traceback only with ``--debug`` or ``PARTPICKER_DEBUG=1``)."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, typer.TyperException, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            internal_error(exc, debug=bool(ctx.params.get("debug")) or bool(os.environ.get("PARTPICKER_DEBUG")))
+
+
+def internal_error(exc: BaseException, *, debug: bool) -> NoReturn:
+    """Say that partpicker failed (not the input) and exit :attr:`ExitCode.INTERNAL`."""
+    if debug:
+        typer.echo("".join(traceback.format_exception(exc)), err=True, nl=False)
+    what = excerpt(f"{type(exc).__name__}: {exc}", 200).strip("'")
+    more = "" if debug else "; run again with --debug for the traceback"
+    typer.echo(f"internal error: {what}; {REPORT_BUG}{more}", err=True)
+    raise typer.Exit(ExitCode.INTERNAL)
 
 
 def fail_input(exc: InputError) -> NoReturn:
     """Print one clear error and exit 2."""
     typer.echo(f"error: {exc}", err=True)
     raise typer.Exit(exc.exit_code)
+
+
+def emit(text: str, output: Path | None = None) -> None:
+    """Print a result, or write it to ``output`` whole or not at all (exit 2 if that fails).
+
+    Printed, control characters, ANSI escapes and lone surrogates from user strings are shown
+    escaped (``\\x1b``), so no input can repaint the terminal or crash the encoder."""
+    if output is None:
+        typer.echo(printable(text, keep="\n"))
+    else:
+        guarded(lambda: write_output.write_text(output, text + "\n", "--output"))
 
 
 def guarded(fn: Callable[[], T]) -> T:
@@ -37,21 +78,58 @@ def parse_date(value: str | None, option: str) -> dt.date | None:
     if value is None:
         return None
     try:
-        return dt.date.fromisoformat(value)
+        day = dt.date.fromisoformat(value)
     except ValueError:
-        fail_input(InputError(f"{option} {value!r} is not a date", hint="use YYYY-MM-DD, e.g. 2018-09-01"))
+        fail_input(InputError(f"{option} {excerpt(value)} is not a date", hint="use YYYY-MM-DD, e.g. 2018-09-01"))
+    if not FIRST_DAY <= day <= LAST_DAY:
+        fail_input(InputError(f"{option} {day} is outside {FIRST_DAY} to {LAST_DAY}", hint="use a date near today"))
+    return day
 
 
-def load_catalog_once(paths: Sequence[Path] | None, parts: Sequence[Path] | None = None) -> Catalog:
-    """Load the catalog for a command, then your parts and prices on top of it (the per-user
-    files, then each ``--parts`` file), then move it out of the garbage collector's sight:
-    a command loads one catalog and keeps it to the end, and on a 100k-part catalog the
-    collector's passes over it cost more than the work (benchmarks/README.md)."""
+FIRST_DAY, LAST_DAY = BuildFile.AS_OF_RANGE
+
+
+def finite(option: str, low: float = 0.0, high: float = 1e9) -> Callable[[float | None], float | None]:
+    """A typer callback: the number must be finite and within [low, high] (no inf, no nan)."""
+
+    def check(value: float | None) -> float | None:
+        if value is not None and not (math.isfinite(value) and low <= value <= high):
+            raise typer.BadParameter(
+                f"must be a finite number from {low:g} to {high:g}, got {value}", param_hint=option
+            )
+        return value
+
+    return check
+
+
+MAX_STALE_DAYS = 36_500
+"""--stale-days at most 100 years (any more is "never stale", and would overflow a date)."""
+
+
+def load_catalog_once(
+    paths: Sequence[Path] | None, parts: Sequence[Path] | None = None, allow_broken: bool = False
+) -> Catalog:
+    """Load the catalog for a command, refusing (or, with ``allow_broken``, warning about) one
+    that `catalog check` would reject (but for its curation-only checks); then your parts and
+    prices on top of it (the per-user files, then each ``--parts`` file); then move it out of
+    the garbage collector's sight: a command loads one catalog and keeps it to the end, and on
+    a 100k-part catalog the collector's passes over it cost more than the work
+    (benchmarks/README.md)."""
+    from partpicker.catalog.checks import CURATION_ONLY, check_catalog
     from partpicker.catalog.overlay import apply_overlays
     from partpicker.paths import user_parts_file, user_prices_file
 
+    catalog, found = check_catalog(paths, skip=CURATION_ONLY)
+    problems = [p for p in found if p.severity == "error"]  # warnings pass `catalog check` too
+    if problems and not allow_broken:
+        raise broken_catalog(
+            problems, hint="run `partpicker catalog check` to list every problem, or pass --allow-broken-catalog"
+        )
+    if problems:
+        first = broken_catalog(problems)
+        typer.echo(f"warning: using a broken catalog (--allow-broken-catalog): {first}", err=True)
     mine = [f for f in (user_parts_file(), user_prices_file()) if f.is_file()]
-    catalog = apply_overlays(load_catalog(paths), [*mine, *(parts or [])])
+    catalog = apply_overlays(catalog, [*mine, *(parts or [])])
     gc.freeze()
     return catalog
 
@@ -79,6 +157,12 @@ PartsOpt = Annotated[
         help="Your own parts and prices, on top of the catalog (repeatable); see `partpicker parts path`.",
     ),
 ]
+AllowBrokenOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-broken-catalog", help="Use a catalog that `catalog check` rejects (a warning instead of exit 2)."
+    ),
+]
 
 
 OutputOpt = Annotated[
@@ -90,49 +174,4 @@ OutputOpt = Annotated[
 def check_output(path: Path | None) -> None:
     """Exit 2 before any work if ``--output`` cannot be written."""
     if path is not None:
-        guarded(lambda: _check_target(path))
-
-
-def emit(text: str, output: Path | None) -> None:
-    """Print ``text``, or write it to ``output`` whole or not at all (exit 2 if that fails)."""
-    if output is None:
-        typer.echo(text)
-    else:
-        guarded(lambda: _write_whole(output, text + "\n"))
-
-
-def _check_target(path: Path) -> None:
-    if str(path) in ("", "."):
-        raise InputError("--output: the path is empty", hint="give a file name, e.g. report.html")
-    if path.is_dir():
-        raise InputError(f"--output {path}: is a folder", hint="give a file name inside it")
-    if path.exists() and (path.is_symlink() or not path.is_file()):
-        raise InputError(f"--output {path}: is not a regular file; not replaced")
-    folder = path.parent
-    if not folder.exists():
-        raise InputError(f"--output {path}: folder {folder} does not exist", hint="create it first")
-    if not folder.is_dir():
-        raise InputError(f"--output {path}: {folder} is a file, not a folder")
-    if not os.access(folder, os.W_OK):
-        raise InputError(f"--output {path}: folder {folder} is not writable")
-
-
-def _write_whole(path: Path, text: str) -> None:
-    """A temporary file beside ``path``, renamed over it once complete."""
-    _check_target(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:100]}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise InputError(f"--output {path}: cannot write ({exc.strerror or exc})") from None
-    finally:
-        Path(tmp).unlink(missing_ok=True)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+        guarded(lambda: write_output.check_target(path, "--output"))

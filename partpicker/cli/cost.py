@@ -6,12 +6,13 @@ import datetime as dt
 from collections.abc import Sequence
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Protocol
+from typing import Annotated, Any, Protocol
 
 import typer
 
 from partpicker.build import Build, load_build
 from partpicker.cli.common import (
+    AllowBrokenOpt,
     AsOfOpt,
     CatalogOpt,
     OutputOpt,
@@ -25,6 +26,7 @@ from partpicker.cli.common import (
 )
 from partpicker.cost import plot as cost_plot
 from partpicker.cost.formats import COST_FORMATS
+from partpicker.cost.formats import json as cost_json
 from partpicker.cost.formats.text import money, savings_text
 from partpicker.cost.model import Assumptions, CostResult, compare, machine_from_build, parse_burst
 from partpicker.errors import InputError
@@ -86,6 +88,7 @@ def cost(
     catalog: CatalogOpt = None,
     parts: PartsOpt = None,
     as_of: AsOfOpt = None,
+    allow_broken_catalog: AllowBrokenOpt = False,
     output: OutputOpt = None,
 ) -> None:
     """Compare owning the build with renting cloud GPUs: per month, cumulative, break-even."""
@@ -107,7 +110,7 @@ def cost(
         peaks = parse_burst(burst) if burst is not None else None
         if plot is not None:
             cost_plot.check_target(plot)
-        build = load_build(build_file, load_catalog_once(catalog, parts))
+        build = load_build(build_file, load_catalog_once(catalog, parts, allow_broken_catalog))
         machine = machine_from_build(
             build,
             as_of=day,
@@ -142,19 +145,29 @@ class _Solution(Protocol):
     def as_of(self) -> dt.date: ...
 
 
-def for_suggestion(solution: _Solution) -> str:
+def for_suggestion(solution: _Solution, *, as_json: bool = False) -> Any:
     """`suggest --cost`: the best suggestion as bought, and at full scale when that has more GPUs.
 
-    The price is the suggestion's own (``now_usd``).
+    The price is the suggestion's own (``now_usd``), the draw the estimate from its parts.
+    Text, or with ``as_json`` one JSON-ready object (``now``, ``full_scale``) for `suggest`'s
+    one JSON document.
     """
     choice = solution.choices[0]
     build = choice.build
     machine = machine_from_build(build, as_of=solution.as_of, purchase_usd=choice.now_usd)
-    out = [savings_text(compare(machine))]
+    now = compare(machine)
+    full = None
     if build.target_gpus > build.gpu_count and build.gpu is not None:
-        full = machine_from_build(build, as_of=solution.as_of, purchase_usd=choice.now_usd, gpus=build.target_gpus)
-        out.append(f"At full scale ({full.gpus} GPUs, {money(full.purchase_usd)}):")
-        out.append(savings_text(compare(full)))
+        full_machine = machine_from_build(
+            build, as_of=solution.as_of, purchase_usd=choice.now_usd, gpus=build.target_gpus
+        )
+        full = compare(full_machine)
+    if as_json:
+        return {"now": cost_json.to_dict(now), "full_scale": cost_json.to_dict(full) if full else None}
+    out = [savings_text(now)]
+    if full is not None:
+        out.append(f"At full scale ({full.machine.gpus} GPUs, {money(full.machine.purchase_usd)}):")
+        out.append(savings_text(full))
     return "\n".join(out)
 
 

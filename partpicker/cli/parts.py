@@ -32,7 +32,7 @@ def prices_import(
 ) -> None:
     """Add dated prices from a CSV file to a price overlay that every command then reads."""
     from partpicker.catalog.prices_csv import merged_overlay, read_prices
-    from partpicker.cli.suggest import write_atomically
+    from partpicker.output import write_text
 
     target = output or user_prices_file()
 
@@ -40,7 +40,7 @@ def prices_import(
         points = read_prices(csv_file, load_catalog_once(catalog, parts))
         text = merged_overlay(target, points)
         target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(target, text)
+        write_text(target, text, "--output")
         return len(points)
 
     count = guarded(run)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from partpicker.cli.common import guarded
+from partpicker.cli.common import emit, guarded
 from partpicker.rules import doc as rules_doc
 from partpicker.rules.graph import build_graph, to_dot, to_text
 from partpicker.rules.rulebook import load_rules
@@ -29,8 +29,8 @@ def rules(
     specs = list(guarded(load_rules).values())
     if graph or format == RulesFormat.dot:
         g = build_graph(specs)
-        typer.echo(to_dot(g) if format == RulesFormat.dot else to_text(g))
+        emit(to_dot(g) if format == RulesFormat.dot else to_text(g))
     elif format == RulesFormat.markdown:
-        typer.echo(rules_doc.markdown_table(specs))
+        emit(rules_doc.markdown_table(specs))
     else:
-        typer.echo(rules_doc.text(specs))
+        emit(rules_doc.text(specs))

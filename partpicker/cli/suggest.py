@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
+import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
+from partpicker import output as write_output
 from partpicker.catalog.overlay import marked
 from partpicker.catalog.verified import verified_catalog
 from partpicker.cli import workplan
 from partpicker.cli.common import (
+    MAX_STALE_DAYS,
+    AllowBrokenOpt,
     AsOfOpt,
     CatalogOpt,
     PartsOpt,
@@ -21,15 +23,16 @@ from partpicker.cli.common import (
     check_output,
     emit,
     fail_input,
+    finite,
     guarded,
     load_catalog_once,
     parse_date,
 )
 from partpicker.errors import InputError
-from partpicker.pricing import STALE_DAYS
 from partpicker.rules.rulebook import load_rules
-from partpicker.suggest.answer import Solution, solve
+from partpicker.suggest.answer import Solution, solve, with_report
 from partpicker.suggest.formats import SUGGEST_FORMATS, build_file
+from partpicker.suggest.formats import json as suggest_json
 from partpicker.suggest.offer import Request
 from partpicker.validate.engine import evaluate
 from partpicker.validate.report import Report
@@ -54,37 +57,47 @@ def _pins(values: list[str]) -> dict[str, str]:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write a file whole or not at all."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write ``--output`` whole or not at all, through the one safe writer (:mod:`partpicker.output`)."""
+    write_output.write_text(path, text, "--output")
 
 
 def suggest(
     gpus: Annotated[int, typer.Option(min=1, max=16, help="GPUs the platform must be ready for.")] = 4,
     start_gpus: Annotated[int, typer.Option(min=1, max=16, help="GPUs bought now.")] = 1,
-    budget: Annotated[float | None, typer.Option(min=0, help="Cap on what is bought now, USD.")] = None,
+    budget: Annotated[
+        float | None, typer.Option(min=0, callback=finite("--budget"), help="Cap on what is bought now, USD.")
+    ] = None,
     gpu: Annotated[str | None, typer.Option(help="Pin a GPU model (e.g. 'RTX 3090') or card.")] = None,
-    min_vram: Annotated[float, typer.Option(min=0, help="Least VRAM per card, GB (when --gpu is not given).")] = 11.0,
+    min_vram: Annotated[
+        float,
+        typer.Option(
+            min=0, callback=finite("--min-vram", high=1024), help="Least VRAM per card, GB (when --gpu is not given)."
+        ),
+    ] = 11.0,
     min_storage: Annotated[int, typer.Option(min=0, help="Least boot-drive capacity, GB.")] = 500,
     require: Annotated[list[str] | None, typer.Option(help="Pin a part: ROLE=NAME (repeatable).")] = None,
     exclude: Annotated[list[str] | None, typer.Option(help="Drop a part by id or name (repeatable).")] = None,
     as_of: AsOfOpt = None,
-    stale_days: Annotated[int, typer.Option(min=1, help="Offer parts priced within this many days.")] = STALE_DAYS,
+    stale_days: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=MAX_STALE_DAYS,
+            help="Offer only parts priced within this many days (default: newest price, however old).",
+        ),
+    ] = None,
     catalog: CatalogOpt = None,
     parts: PartsOpt = None,
     objective: Annotated[
         ObjectiveOpt, typer.Option(help="Minimise the price now, or at full scale.")
     ] = ObjectiveOpt.now,
-    top: Annotated[int, typer.Option(min=1, max=20, help="List the K cheapest builds (distinct totals).")] = 1,
+    top: Annotated[
+        int, typer.Option(min=1, max=20, help="List the K cheapest builds, each with another CPU, board or GPU.")
+    ] = 1,
     strict: Annotated[bool, typer.Option(help="Enforce warning rules too.")] = False,
     allow_unknown: Annotated[
-        bool, typer.Option(help="Accept rules the catalog cannot check (unknown); the answer lists them.")
+        bool,
+        typer.Option(help="Answer with the cheapest build not known to fail, even when a proven one exists."),
     ] = False,
     format: Annotated[SuggestFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
     output: Annotated[
@@ -94,6 +107,7 @@ def suggest(
         ),
     ] = None,
     cost: Annotated[bool, typer.Option("--cost", help="Also show what it saves against the cloud.")] = False,
+    allow_broken_catalog: AllowBrokenOpt = False,
     verified_only: Annotated[
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
     ] = False,
@@ -107,6 +121,8 @@ def suggest(
     day = parse_date(as_of, "--as-of")
     if str(format) == "html":
         check_output(output)
+    elif output is not None:
+        guarded(lambda: write_output.check_target(output, "--output"))
     if start_gpus > gpus:
         fail_input(InputError(f"--start-gpus {start_gpus} is more than --gpus {gpus}"))
     request = Request(
@@ -124,6 +140,7 @@ def suggest(
         top=top,
         strict=strict,
         allow_unknown=allow_unknown,
+        verified_only=verified_only,
         power_limit_w=power_limit,
     )
 
@@ -133,34 +150,57 @@ def suggest(
         return
 
     def run() -> tuple[Solution, Report | None]:
-        rules = load_rules()
-        cat = load_catalog_once(catalog, parts)
+        cat = load_catalog_once(catalog, parts, allow_broken_catalog)
         if verified_only:  # recalled facts unknown; parts that cannot be without one are left out
             cat = verified_catalog(cat, drop_unverifiable=True)
+        rules = load_rules()
         solution = solve(cat, rules, request)
-        # The chosen build's full report: its warnings and, with --allow-unknown, its unknowns.
+        # The chosen build's full report: what came from the user's own files, and the page.
         best = marked(solution.choices[0].build, cat) if solution.choices else None
         report = evaluate(best, rules, as_of=solution.as_of, verified_only=verified_only) if best else None
         return solution, report
 
     solution, report = guarded(run)
-    if wall is not None:  # the report again, with wall-circuit on the named circuit
+    if wall is not None:  # the findings again, with wall-circuit on the named circuit
         report = guarded(lambda: workplan.report_of(solution, wall, verified_only=verified_only))
-    if str(format) == "html":  # the page goes to --output (or stdout); no build file
+        solution = with_report(solution, report)
+    fmt = str(getattr(format, "value", format))
+    if fmt == "html":  # the page goes to --output (or stdout); no build file
         emit(SUGGEST_FORMATS["html"](solution, report), output)
         raise typer.Exit(solution.exit_code)
-    typer.echo(SUGGEST_FORMATS[str(format)](solution, report))
-    if wall is not None and str(format) == "text":
-        typer.echo(workplan.circuit_lines(solution, wall))
+    costed = _cost(solution, fmt) if cost and solution.choices else None
+    if output is not None and solution.choices:
+        guarded(lambda: write_atomically(output, build_file(solution)))
+    _echo(solution, report, fmt, costed, cost)
+    if wall is not None and fmt == "text":
+        emit(workplan.circuit_lines(solution, wall))
     if solution.exit_code:
         raise typer.Exit(solution.exit_code)
-    if cost:
-        from partpicker.cli import cost as cost_cli
 
-        typer.echo("")
-        typer.echo(guarded(lambda: cost_cli.for_suggestion(solution)))
-    if output is not None:
-        guarded(lambda: write_atomically(output, build_file(solution)))
+
+def _echo(solution: Solution, report: Report | None, fmt: str, costed: Any, cost: bool) -> None:
+    """Print the answer; with --cost, its cost comparison (in JSON: in the one object)."""
+    if fmt == "json":
+        doc = suggest_json.as_dict(solution, report)
+        if cost:
+            doc["cost"] = costed
+        emit(json.dumps(doc, indent=2, allow_nan=False))
+        return
+    emit(SUGGEST_FORMATS[fmt](solution, report))
+    if costed is not None:
+        emit("")
+        emit(costed)
+
+
+def _cost(solution: Solution, fmt: str) -> Any:
+    """What the best suggestion saves against the cloud: text, or a JSON-ready object; when the
+    catalog lacks what the comparison needs, why (the answer still stands)."""
+    from partpicker.cli import cost as cost_cli
+
+    try:
+        return cost_cli.for_suggestion(solution, as_json=fmt == "json")
+    except InputError as exc:
+        return {"error": exc.what} if fmt == "json" else f"Cost against the cloud: not computed: {exc.what}"
 
 
 def register(app: typer.Typer) -> None:

@@ -12,6 +12,8 @@ import typer
 from partpicker.build import load_build
 from partpicker.cli import workplan
 from partpicker.cli.common import (
+    MAX_STALE_DAYS,
+    AllowBrokenOpt,
     AsOfOpt,
     CatalogOpt,
     OutputOpt,
@@ -39,7 +41,10 @@ def validate(
     catalog: CatalogOpt = None,
     parts: PartsOpt = None,
     as_of: AsOfOpt = None,
-    stale_days: Annotated[int, typer.Option(min=1, help="Flag prices older than this many days.")] = STALE_DAYS,
+    stale_days: Annotated[
+        int, typer.Option(min=1, max=MAX_STALE_DAYS, help="Flag prices older than this many days.")
+    ] = STALE_DAYS,
+    allow_broken_catalog: AllowBrokenOpt = False,
     output: OutputOpt = None,
     verified_only: Annotated[
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
@@ -54,7 +59,7 @@ def validate(
     builds = []
 
     def run() -> Report:
-        build = load_build(build_file, load_catalog_once(catalog, parts))
+        build = load_build(build_file, load_catalog_once(catalog, parts, allow_broken_catalog))
         if power_limit is not None:  # the option wins over the file's power_limit_w
             build = replace(build, power_limit_w=power_limit)
         if wall is not None:  # wall-circuit judged on the named circuit

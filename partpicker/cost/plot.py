@@ -1,17 +1,15 @@
 """The cumulative cost curves as a PNG or SVG file (matplotlib, the optional `plot` extra).
 
-matplotlib is imported only when a plot is asked for. The file is written to a temporary
-name beside the target and renamed into place, so a failed run leaves nothing behind.
+matplotlib is imported only when a plot is asked for. The file is written by
+:mod:`partpicker.output` (temporary file beside the target, renamed into place).
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import secrets
 from pathlib import Path
 from typing import Any
 
+from partpicker import output
 from partpicker.cost.model import CLOUD, LABEL, CostResult
 from partpicker.errors import InputError
 
@@ -26,10 +24,7 @@ def check_target(path: Path) -> str:
     fmt = SUFFIXES.get(path.suffix.lower())
     if fmt is None:
         raise InputError(f"--plot {path}: the file name must end in .png or .svg", hint="e.g. --plot cost.png")
-    if path.is_dir():
-        raise InputError(f"--plot {path}: is a folder", hint="give a file name ending in .png or .svg")
-    if not path.parent.is_dir():
-        raise InputError(f"--plot {path}: folder {path.parent} does not exist")
+    output.check_target(path, "--plot")
     _figure_class()
     return fmt
 
@@ -65,14 +60,4 @@ def write_plot(result: CostResult, path: Path) -> None:
     ax.yaxis.set_major_formatter("${x:,.0f}")
     ax.grid(True, alpha=0.3)
     ax.legend()
-    # Not mkstemp: its 0600 mode would survive the rename; "x" keeps the user's umask.
-    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
-    try:
-        with open(tmp, "xb") as handle:
-            figure.savefig(handle, format=fmt)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise InputError(f"--plot {path}: cannot write the file ({exc.strerror or exc})") from None
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+    output.write_with(path, lambda handle: figure.savefig(handle, format=fmt), "--plot")

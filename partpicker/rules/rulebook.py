@@ -30,10 +30,18 @@ class _Strict(BaseModel):
 
 
 class Param(_Strict):
-    """A rule parameter with its default."""
+    """A rule parameter with its default, and the type and range an override must keep to."""
 
     default: int | float | str | bool
     help: str
+    type: Literal["int", "float", "bool", "str"] | None = Field(None, description="Default: the default's type.")
+    min: float | None = Field(None, allow_inf_nan=False, description="Least value an override may set.")
+    max: float | None = Field(None, allow_inf_nan=False, description="Greatest value an override may set.")
+
+    @property
+    def kind(self) -> str:
+        """The declared type, else the default's (a whole-number default of a float param is a float)."""
+        return self.type or {bool: "bool", int: "int", float: "float", str: "str"}[type(self.default)]
 
 
 class Example(_Strict):

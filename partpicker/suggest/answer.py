@@ -1,11 +1,23 @@
-"""The answer to a `suggest` request: the cheapest builds found, or why there is none, with
-why each part was taken over a cheaper one."""
+"""The answer to a `suggest` request. It always answers:
+
+- **proven** (exit 0): the cheapest build every error rule *passes*; beside it, when one is
+  cheaper if facts the catalog lacks hold, that one (``possible``) with what to verify;
+- **unproven** (exit 3): no build is proven, so the cheapest build no rule is known to fail,
+  with the facts to verify;
+- **infeasible** (exit 1): every candidate is known to fail (or costs more than the budget);
+  then the cheapest near miss, with the rule and the numbers that stop it.
+
+At two GPUs or more the answer also gives the **builder's pick**: the cheapest build that
+also clears the warnings that decide whether the machine works well (``BUILDER_WARNINGS``),
+and what it costs more, when the cheapest does not clear them.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
 from partpicker.build import ROLES, Build
 from partpicker.catalog.load import Catalog, gc_paused
@@ -16,7 +28,23 @@ from partpicker.rules.graph import unary_rules
 from partpicker.rules.rulebook import RuleSpec
 from partpicker.suggest.offer import Priced, Request
 from partpicker.suggest.search import Search
-from partpicker.validate.engine import message, run_rule
+from partpicker.validate.engine import evaluate, message, run_rule
+from partpicker.validate.report import Report
+
+BUILDER_WARNINGS = ("gpu-cooling", "ram-capacity")
+"""Warnings that decide whether a multi-GPU machine works well: open-air cards packed back to
+back throttle, and less RAM than total VRAM starves the data loaders."""
+NEAR_MISS_RULES = 6
+"""At most this many of the rules that failed most are relaxed one by one to find a near miss."""
+
+
+@dataclass(frozen=True)
+class Check:
+    """A rule's finding on a suggested build: a fact to verify, or a warning."""
+
+    rule: str
+    severity: str
+    message: str
 
 
 @dataclass(frozen=True)
@@ -27,6 +55,26 @@ class Choice:
     prices: dict[str, Priced]
     now_usd: float
     full_usd: float
+    objective_usd: float
+    unknowns: tuple[Check, ...] = ()
+    """Rules that could not be checked (what to verify before buying)."""
+    warnings: tuple[Check, ...] = ()
+    """Warning rules that fail."""
+    weak: tuple[str, ...] = ()
+    """Derived and recalled facts its passes rest on: what to check before buying, and where."""
+
+    @property
+    def proven(self) -> bool:
+        return not any(c.severity == "error" for c in self.unknowns)
+
+
+@dataclass(frozen=True)
+class NearMiss:
+    """The cheapest build that is stopped by one thing only: a rule, or the budget."""
+
+    choice: Choice
+    rule: str
+    message: str
 
 
 @dataclass(frozen=True)
@@ -40,11 +88,14 @@ class Stats:
     rule_checks: int
 
 
+Status = Literal["proven", "unproven", "infeasible"]
+
+
 @dataclass(frozen=True)
 class Solution:
     """The answer: builds cheapest first, or why there is none."""
 
-    status: Literal["ok", "infeasible"]
+    status: Status
     request: Request
     choices: tuple[Choice, ...]
     cheapest_usd: float | None
@@ -52,28 +103,93 @@ class Solution:
     binding: tuple[str, ...]
     stats: Stats
     as_of: dt.date
+    possible: Choice | None = None
+    """With a proven answer: a cheaper build if the facts it lacks hold."""
+    builder: Choice | None = None
+    """The cheapest build that also clears ``BUILDER_WARNINGS`` (when the first does not)."""
+    near_miss: NearMiss | None = None
 
     @property
     def exit_code(self) -> ExitCode:
-        """CLEAN with a build, FINDINGS without one."""
-        return ExitCode.CLEAN if self.status == "ok" else ExitCode.FINDINGS
+        """CLEAN proven, UNPROVEN unproven, FINDINGS without a build."""
+        return {"proven": ExitCode.CLEAN, "unproven": ExitCode.UNPROVEN}.get(self.status, ExitCode.FINDINGS)
+
+
+@dataclass
+class _Ctx:
+    catalog: Catalog
+    rules: dict[str, RuleSpec]
+    request: Request
 
 
 def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Solution:
-    """The cheapest valid build(s) for a request, or why there is none."""
-    search = Search(catalog, rules, request)
+    """The answer to a request (see the module docstring)."""
+    ctx = _Ctx(catalog, rules, request)
+    search, choices = _search(ctx, request)
+    possible = None
+    if choices and not request.allow_unknown:
+        cheaper = _search(ctx, replace(request, allow_unknown=True, top=1))[1]
+        possible = cheaper[0] if cheaper and cheaper[0].objective_usd < choices[0].objective_usd - 0.005 else None
+    elif not choices:
+        search, choices = _search(ctx, replace(request, allow_unknown=True))
+    if not choices:
+        return _infeasible(ctx, search)
+    status: Status = "proven" if choices[0].proven else "unproven"
+    return Solution(
+        status,
+        request,
+        choices,
+        choices[0].now_usd,
+        "",
+        _binding(search, choices[0]),
+        _stats(search),
+        search.day,
+        possible=possible,
+        builder=_builder(ctx, choices[0], allow_unknown=not choices[0].proven),
+    )
+
+
+def _search(ctx: _Ctx, request: Request, rules: dict[str, RuleSpec] | None = None) -> tuple[Search, tuple[Choice, ...]]:
+    """The search for ``request`` and its builds within the budget, each with its findings."""
+    search = Search(ctx.catalog, rules or ctx.rules, request)
     with gc_paused():  # the search makes many short-lived objects and no cycles worth chasing
         found = search.run()
-    prices = {role: {p.part.id: p for p in items} for role, items in search.offered.items()}
-    choices = tuple(_choice(search, assigned, prices) for _, assigned in found)
-    stats = _stats(search)
-    within = [c for c in choices if request.budget is None or c.now_usd <= request.budget + 1e-9]
-    if within:
-        return Solution(
-            "ok", request, tuple(within), within[0].now_usd, "", _binding(search, within[0]), stats, search.day
-        )
-    cheapest = _cheapest_over_budget(catalog, rules, request, prices) if not found else None
-    return Solution("infeasible", request, (), cheapest, _why(search, request, cheapest), (), stats, search.day)
+    choices = tuple(_choice(ctx, search, total, assigned) for total, assigned in found)
+    within = tuple(c for c in choices if request.budget is None or c.now_usd <= request.budget + 1e-9)
+    return search, within
+
+
+def with_report(solution: Solution, report: Report | None) -> Solution:
+    """``solution`` with its first build's unknowns, warnings and weak facts read off
+    ``report`` (its full report under other rule settings, e.g. a named wall circuit)."""
+    if report is None or not solution.choices:
+        return solution
+    first = replace(solution.choices[0], **_findings(report))
+    return replace(solution, choices=(first, *solution.choices[1:]))
+
+
+def _findings(report: Report) -> dict[str, Any]:
+    """A report's unknowns, failing warnings and weak facts, as :class:`Choice` fields."""
+    return {
+        "unknowns": tuple(Check(f.rule, f.severity, f.message) for f in report.findings if f.status == "unknown"),
+        "warnings": tuple(
+            Check(f.rule, f.severity, f.message)
+            for f in report.findings
+            if f.status == "fail" and f.severity != "error"
+        ),
+        "weak": tuple(f"{e.name}: {e.field} ({e.kind}) - {e.what_to_check()}" for e in report.verify),
+    }
+
+
+def _builder(ctx: _Ctx, best: Choice, *, allow_unknown: bool) -> Choice | None:
+    """At two GPUs or more, when ``best`` fails a builder's warning: the cheapest build that
+    clears them (ignoring the budget, so that its extra cost can be said)."""
+    enforce = tuple(r for r in BUILDER_WARNINGS if r in ctx.rules)
+    if ctx.request.gpus < 2 or not any(w.rule in enforce for w in best.warnings):
+        return None
+    request = replace(ctx.request, enforce=enforce, top=1, budget=None, allow_unknown=allow_unknown)
+    found = _search(ctx, request)[1]
+    return found[0] if found else None
 
 
 def _stats(search: Search) -> Stats:
@@ -86,25 +202,16 @@ def _stats(search: Search) -> Stats:
     )
 
 
-def _cheapest_over_budget(
-    catalog: Catalog, rules: dict[str, RuleSpec], request: Request, prices: dict[str, dict[str, Priced]]
-) -> float | None:
-    """With a budget, what the cheapest build would cost without it (None: no budget, or no build)."""
-    if request.budget is None:
-        return None
-    unbounded = Search(catalog, rules, replace(request, budget=None, top=1))
-    best = unbounded.run()
-    return _choice(unbounded, best[0][1], prices).now_usd if best else None
-
-
-def _choice(search: Search, assigned: dict[str, Part], prices: dict[str, dict[str, Priced]]) -> Choice:
+def _choice(ctx: _Ctx, search: Search, total: float, assigned: dict[str, Part]) -> Choice:
     build = replace(search._build(assigned), name="suggestion")
+    prices = {role: {p.part.id: p for p in items} for role, items in search.offered.items()}
     chosen = {role: prices[role][part.id] for role, part in assigned.items()}
     req = search.request
     now = sum(line_usd(p.usd, req.bought_now(r)) for r, p in chosen.items())
     full = now + sum(line_usd(p.usd, req.at_full_scale(r) - req.bought_now(r)) for r, p in chosen.items())
     ordered = {role: chosen[role] for role in ROLES if role in chosen}
-    return Choice(build, ordered, round(now, 2), round(full, 2))
+    report = evaluate(build, ctx.rules, as_of=search.day, verified_only=req.verified_only)
+    return Choice(build, ordered, round(now, 2), round(full, 2), total, **_findings(report))
 
 
 def _binding(search: Search, choice: Choice) -> tuple[str, ...]:
@@ -121,35 +228,85 @@ def _binding(search: Search, choice: Choice) -> tuple[str, ...]:
         swapped = {**assigned, role: alt.part}
         reason = "fits this build, but every build with it costs more overall"
         for rule in sorted(search.rules, key=lambda r: len(r.roles)):  # its own rules first
-            if role not in rule.roles or search.status(rule, swapped) in search.accepted:
+            status = search.status(rule, swapped)
+            if role not in rule.roles or status in search.accepted:
                 continue
-            # Only the rule that fails is run again, for its message.
-            params = rule.defaults()
-            outcome = run_rule(rule, search._build(swapped), params, search.layouts)
-            reason = f"fails {rule.id}: {message(rule, outcome)}"
+            # Only the rule that stops it is run again, for its message.
+            outcome = run_rule(rule, search._build(swapped), rule.defaults(), search.layouts)
+            verb = "fails" if status == "fail" else "cannot be checked on"
+            reason = f"{verb} {rule.id}: {message(rule, outcome)}"
             break
         more = f" (and {len(cheaper) - 1} cheaper still)" if len(cheaper) > 1 else ""
         out.append(f"{role}: {alt.part.name} (${alt.usd:,.2f}){more} is cheaper but {reason}")
     return tuple(out)
 
 
-def _none_offered(search: Search, request: Request, empty: list[str]) -> str:
+# -- no build ----------------------------------------------------------------------------
+
+
+def _infeasible(ctx: _Ctx, search: Search) -> Solution:
+    """No candidate passes: the cheapest near miss, and why."""
+    near = _over_budget(ctx) or _near_miss(ctx, search)
+    cheapest = near.choice.now_usd if near and near.rule == "budget" else None
+    return Solution(
+        "infeasible",
+        ctx.request,
+        (),
+        cheapest,
+        _why(search, ctx.request, near),
+        (),
+        _stats(search),
+        search.day,
+        near_miss=near,
+    )
+
+
+def _over_budget(ctx: _Ctx) -> NearMiss | None:
+    """With a budget, the cheapest build without it (None: no budget, or no build at all)."""
+    request = ctx.request
+    if request.budget is None:
+        return None
+    found = _search(ctx, replace(request, budget=None, top=1, allow_unknown=True))[1]
+    if not found:
+        return None
+    best = found[0]
+    over = best.now_usd - request.budget
+    text = f"costs ${best.now_usd:,.2f} now, ${over:,.2f} over the budget of ${request.budget:,.2f}"
+    return NearMiss(best, "budget", text)
+
+
+def _near_miss(ctx: _Ctx, search: Search) -> NearMiss | None:
+    """The cheapest build that fails only one rule, over the rules that failed most."""
+    best: NearMiss | None = None
+    for rule_id, _ in search.failures.most_common(NEAR_MISS_RULES):
+        relaxed = {k: v for k, v in ctx.rules.items() if k != rule_id}
+        found = _search(ctx, replace(ctx.request, allow_unknown=True, top=1), relaxed)[1]
+        if not found or (best is not None and found[0].objective_usd >= best.choice.objective_usd):
+            continue
+        rule = ctx.rules[rule_id]
+        outcome = run_rule(rule, found[0].build, rule.defaults(), {})
+        best = NearMiss(found[0], rule_id, message(rule, outcome))
+    return best
+
+
+def _none_offered(search: Search, request: Request, empty: Sequence[str]) -> str:
     """Why the roles ``empty`` have nothing on offer, and the date to try if every price is stale."""
+    window = f"within {request.stale_days} days" if request.stale_days is not None else "on or before that day"
     why = (
-        f"no {', '.join(empty)} is offered as of {search.day} (priced within {request.stale_days} days"
-        f"{' and matching the pins' if request.require or request.gpu else ''})"
+        f"no {', '.join(empty)} is offered as of {search.day} (no price {window}"
+        f"{' matching the pins' if request.require or request.gpu else ''})"
     )
     newest = [p.date for r in empty for part in search.catalog.by_category[r] for p in part.prices]
-    if newest and max(newest) < search.day - dt.timedelta(days=request.stale_days):
+    if newest and request.stale_days is not None and max(newest) < search.day - dt.timedelta(days=request.stale_days):
         why += f"; the newest price of one is dated {max(newest)}: try --as-of {max(newest)} or a larger --stale-days"
     return why
 
 
-def _why(search: Search, request: Request, cheapest: float | None) -> str:
-    if cheapest is not None and request.budget is not None:
+def _why(search: Search, request: Request, near: NearMiss | None) -> str:
+    if near is not None and near.rule == "budget":
         return (
-            f"the cheapest {request.gpus}-GPU-ready build costs ${cheapest:,.2f} now; raise the budget by "
-            f"${cheapest - request.budget:,.2f} or allow older prices (--stale-days, --as-of)"
+            f"the cheapest {request.gpus}-GPU-ready build {near.message}; raise the budget by "
+            f"${near.choice.now_usd - (request.budget or 0):,.2f}"
         )
     empty = [r for r in search.order if not search.offered[r]]
     if empty:
@@ -159,4 +316,9 @@ def _why(search: Search, request: Request, cheapest: float | None) -> str:
         rules = unary_rules(search.graph, unary_empty[0])
         return f"no offered {unary_empty[0]} passes {', '.join(rules)}"
     common = ", ".join(f"{rid} ({n}x)" for rid, n in search.failures.most_common(4))
-    return f"no combination of offered parts passes every rule; the rules that cut most: {common}"
+    why = "no combination of offered parts passes every rule"
+    if common:
+        why += f"; the rules that failed most: {common}"
+    if near is not None:
+        why += f"; the cheapest near miss fails only {near.rule}: {near.message}"
+    return why

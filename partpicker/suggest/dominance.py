@@ -62,7 +62,10 @@ class Scores:
 
 
 def _cpu(p: Cpu, sc: Scores) -> Signature:
-    return (p.socket, tuple(sorted(p.memory_types))), (
+    group: tuple[Any, ...] = (p.socket, tuple(sorted(p.memory_types)))
+    if sc.strict:  # gpu-root-complex (a warning) tells Zeppelin EPYC from later ones by PCIe gen
+        group += (p.pcie_gen,)
+    return group, (
         sc.up(p.pcie_lanes),
         sc.up(p.cores),
         sc.down(p.tdp_w),
@@ -81,7 +84,7 @@ def _board(p: Motherboard, sc: Scores) -> Signature:
 def _gpu(p: Gpu, sc: Scores) -> Signature:
     group: tuple[Any, ...] = (sc.freeze(p.power),)
     if sc.strict:  # gpu-cooling and ram-capacity are warnings: they bind only with --strict
-        group += (p.cooler, p.vram_gb)
+        group += (p.cooler, p.vram_gb, p.chip)  # gpu-p2p reads the chip (GeForce or not)
     return group, (sc.down(p.board_power_w), sc.down(p.slot_width), sc.down(p.length_mm))
 
 

@@ -13,11 +13,13 @@ from partpicker.catalog import Catalog
 from partpicker.catalog.resolve import norm
 from partpicker.errors import InputError
 from partpicker.models import Part
-from partpicker.pricing import STALE_DAYS, fresh_price
+from partpicker.pricing import fresh_price, kind_of
 
 Objective = Literal["now", "full"]
 SCALED_ROLES = ("gpu",)
 """Roles whose count the request sets: ``start_gpus`` bought now, ``gpus`` at full scale."""
+VARIETY_ROLES = ("cpu", "motherboard", "gpu")
+"""``--top K``: each build differs from every earlier one in at least one of these parts."""
 
 
 @dataclass(frozen=True)
@@ -33,11 +35,16 @@ class Request:
     require: dict[str, str] = field(default_factory=dict)
     exclude: tuple[str, ...] = ()
     as_of: dt.date | None = None
-    stale_days: int = STALE_DAYS
+    stale_days: int | None = None
+    """Offer only parts priced within this many days (None: each part's newest price, however old)."""
     objective: Objective = "now"
     top: int = 1
     strict: bool = False
     allow_unknown: bool = False
+    enforce: tuple[str, ...] = ()
+    """Warning rules enforced as errors (the builder's pick: gpu-cooling, ram-capacity)."""
+    verified_only: bool = False
+    """Recalled facts count as unknown (the catalog given is already :func:`verified_catalog`)."""
     power_limit_w: int | None = None
     """A power limit per GPU the user will set (psu-wattage and wall-circuit use it)."""
     profile: str = "dl-workstation"
@@ -66,7 +73,9 @@ class Priced:
 
     part: Part
     usd: float
+    """The unit price."""
     date: dt.date
+    kind: str = "street"
 
 
 def offer(catalog: Catalog, request: Request, day: dt.date) -> dict[str, list[Priced]]:
@@ -84,7 +93,7 @@ def offer(catalog: Catalog, request: Request, day: dt.date) -> dict[str, list[Pr
             point = fresh_price(part, day, request.stale_days)
             if point is None:
                 continue
-            items.append(Priced(part, point.usd, point.date))
+            items.append(Priced(part, point.usd, point.date, kind_of(point)))
         out[role] = items
     return out
 

@@ -12,9 +12,11 @@
    cheapest first, so the first break on the bound ends a whole level.
 
 Every error-severity rule of the profile must *pass* (unknown is not enough, unless the
-request says ``allow_unknown``: then the answer is the cheapest build not known to fail,
-and says which rules it could not check); warnings are enforced only with ``strict``.
-Results are exact: tests compare them with brute force.
+request says ``allow_unknown``: then the answer is the cheapest build not known to fail);
+warnings are enforced only with ``strict``, or those the request names in ``enforce``.
+With ``top`` K, each build found differs from every cheaper one in CPU, motherboard or GPU
+(:data:`~partpicker.suggest.offer.VARIETY_ROLES`). Results are exact: tests compare them
+with brute force.
 """
 
 from __future__ import annotations
@@ -31,10 +33,15 @@ from partpicker.pricing import today
 from partpicker.rules.graph import build_graph, unary_rules
 from partpicker.rules.rulebook import RuleSpec, rules_for
 from partpicker.suggest import dominance
-from partpicker.suggest.offer import Priced, Request, offer
+from partpicker.suggest.offer import VARIETY_ROLES, Priced, Request, offer
 from partpicker.validate.engine import run_rule
 
 _freeze = dominance.freeze
+
+
+def variety_key(assigned: dict[str, Part]) -> tuple[str, ...]:
+    """The parts two builds of ``--top K`` must not all share."""
+    return tuple(assigned[r].id for r in VARIETY_ROLES if r in assigned)
 
 
 class Search:
@@ -49,7 +56,7 @@ class Search:
         self.rules = [
             r
             for r in rules_for(request.profile, rules)
-            if r.severity in severities and all(role in request.roles for role in r.roles)
+            if (r.severity in severities or r.id in request.enforce) and all(role in request.roles for role in r.roles)
         ]
         self.graph = build_graph(self.rules)
         self.accepted = {"pass", "unknown"} if request.allow_unknown else {"pass"}
@@ -62,6 +69,7 @@ class Search:
         self.frozen_memo: dict[int, tuple[Any, Hashable]] = {}
         self.alike_classes: dict[str, int] = {}
         self.failures: Counter[str] = Counter()
+        """How often each rule *failed* (not: was unknown) on a candidate."""
         self.forward_rules: dict[tuple[str, str, frozenset[str]], list[RuleSpec]] = {}
         self.forward_memo: dict[tuple[Any, ...], tuple[list[Any], list[tuple[Part, float]]]] = {}
         self.class_memo: dict[tuple[str, str, int], tuple[list[Any], list[int], list[Part]]] = {}
@@ -146,15 +154,13 @@ class Search:
             weight = self.request.weight(role)
             items = self._alike_cheapest(role, [(priced.part, priced.usd * weight) for priced in self.offered[role]])
             for rule in unary:  # one check per class of alike parts, as in forward filtering
-                kept = self._filter(role, {}, items, [rule])
-                self.failures[rule.id] += len(items) - len(kept)
-                items = kept
+                items = self._filter(role, {}, items, [rule], count=True)
             self.after_unary[role] = len(items)
             pruned = dominance.prune(
                 items,
                 role,
-                keep=self.request.top,
-                strict=self.request.strict,
+                keep=self.request.top if role in VARIETY_ROLES else 1,
+                strict=self.request.strict or bool(self.request.enforce),
                 unknown_is_best=self.request.allow_unknown,
                 freezer=self._frozen,
             )
@@ -168,26 +174,29 @@ class Search:
         out = [(self.catalog.part_of(part), cost) for part, cost in items]
         made = {part.id: part for part, _ in out}
         self.offered[role] = [
-            Priced(made[p.part.id], p.usd, p.date) if p.part.id in made else p for p in self.offered[role]
+            Priced(made[p.part.id], p.usd, p.date, p.kind) if p.part.id in made else p for p in self.offered[role]
         ]
         return out
 
     def _alike_cheapest(self, role: str, items: list[tuple[Part, float]]) -> list[tuple[Part, float]]:
-        """Per class of parts alike on every field the rules read of ``role``, the ``top``
-        cheapest with distinct prices (ties: the first id).
+        """Per class of parts alike on every field the rules read of ``role``, the cheapest
+        (ties: the first id); of a CPU, board or GPU, the ``top`` cheapest.
 
         Exact: a build with any other member of a class has the same rule statuses as with
-        each kept one, and costs at least as much as each; with ``top`` K, the K kept
-        members cost strictly less, so that build is not among the K cheapest totals.
+        each kept one, and costs at least as much as each. Outside the variety roles, the kept
+        one gives a build of the same CPU, board and GPU as cheap or cheaper, which `--top`
+        keeps instead; in them, the K kept members give K builds of other CPUs, boards or
+        GPUs as cheap or cheaper, so that build is not among the K answers.
         """
         fields = sorted({name for rule in self.rules for name in rule.reads.get(role, ())})
         frozen = self._frozen
+        keep = self.request.top if role in VARIETY_ROLES else 1
         kept: dict[tuple[Hashable, ...], list[float]] = {}
         out: list[tuple[Part, float]] = []
         for part, cost in sorted(items, key=lambda pc: (pc[1], pc[0].id)):
             key = tuple(frozen(getattr(part, name)) for name in fields)
             prices = kept.setdefault(key, [])
-            if len(prices) < self.request.top and (not prices or cost > prices[-1]):
+            if len(prices) < keep:
                 prices.append(cost)
                 out.append((part, cost))
         self.alike_classes[role] = len(kept)
@@ -258,10 +267,13 @@ class Search:
 
     def _passes(self, rules: list[RuleSpec], assigned: dict[str, Part]) -> bool:
         """Whether the chosen parts pass ``rules`` (the first failure is counted)."""
-        failed = next((r for r in rules if self.status(r, assigned) not in self.accepted), None)
-        if failed is not None:
-            self.failures[failed.id] += 1
-        return failed is None
+        for rule in rules:
+            status = self.status(rule, assigned)
+            if status not in self.accepted:
+                if status == "fail":
+                    self.failures[rule.id] += 1
+                return False
+        return True
 
     def _forward(
         self,
@@ -280,7 +292,6 @@ class Search:
                 continue
             kept = self._forward_filter(other, assigned, out[other], rules)
             if not kept:
-                self.failures.update(r.id for r in rules)
                 return None
             out[other] = kept
         return out
@@ -307,20 +318,30 @@ class Search:
         memo = self.forward_memo.get(memo_key)
         if memo is not None and memo[0] is domain:
             return memo[1]
-        kept = self._filter(other, assigned, domain, rules)
+        kept = self._filter(other, assigned, domain, rules, count=True)
         self.forward_memo[memo_key] = (domain, kept)
         return kept
 
     def _filter(
-        self, role: str, assigned: dict[str, Part], domain: list[tuple[Part, float]], rules: list[RuleSpec]
+        self,
+        role: str,
+        assigned: dict[str, Part],
+        domain: list[tuple[Part, float]],
+        rules: list[RuleSpec],
+        *,
+        count: bool = False,
     ) -> list[tuple[Part, float]]:
         """The parts of ``domain`` that pass ``rules`` with the chosen parts: each rule is
-        checked once per class of alike parts, not once per part."""
+        checked once per class of alike parts, not once per part (``count``: each part a rule
+        fails on is counted in :attr:`failures`)."""
         keep: list[bool] | None = None
         trial = dict(assigned)
         for rule in rules:
             classes, representatives = self._classes(rule, role, domain)
-            verdicts = self._verdicts(rule, role, representatives, assigned, trial)
+            statuses = self._verdicts(rule, role, representatives, assigned, trial)
+            verdicts = [s in self.accepted for s in statuses]
+            if count:
+                self.failures[rule.id] += sum(1 for c in classes if statuses[c] == "fail")
             if keep is None:
                 keep = [verdicts[c] for c in classes]
             else:
@@ -331,8 +352,8 @@ class Search:
 
     def _verdicts(
         self, rule: RuleSpec, role: str, representatives: list[Part], assigned: dict[str, Part], trial: dict[str, Part]
-    ) -> list[bool]:
-        """Whether each representative of ``role`` passes ``rule`` with the chosen parts."""
+    ) -> list[str]:
+        """The status of ``rule`` on each representative of ``role`` with the chosen parts."""
         # The cache key of each representative differs only in this role's class.
         at = rule.roles.index(role)
         fixed = [self._spec_class(rule, r, assigned[r]) if r != role else 0 for r in rule.roles]
@@ -343,7 +364,7 @@ class Search:
             if status is None:
                 trial[role] = part
                 status = self.status(rule, trial)
-            verdicts.append(status in self.accepted)
+            verdicts.append(status)
         return verdicts
 
     def _classes(self, rule: RuleSpec, role: str, domain: list[tuple[Part, float]]) -> tuple[list[int], list[Part]]:
@@ -366,9 +387,15 @@ class Search:
         return classes, representatives
 
     def _record(self, cost: float, assigned: dict[str, Part]) -> None:
+        """Keep the build if it is among the ``top`` cheapest, one per CPU, board and GPU."""
         total = round(cost, 2)
-        if any(abs(t - total) < 0.005 for t, _ in self.found):
-            return  # the same total: keep the first (cheapest parts found first)
+        key = variety_key(assigned)
+        for i, (t, other) in enumerate(self.found):
+            if variety_key(other) == key:
+                if t <= total + 0.005:
+                    return  # the same CPU, board and GPU: keep the cheaper (the first at a tie)
+                del self.found[i]
+                break
         self.found.append((total, assigned))
         self.found.sort(key=lambda ta: ta[0])
         del self.found[self.request.top :]

@@ -3,26 +3,27 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 from dataclasses import replace
 from typing import Any
 
 from partpicker.build import Build, Line
 from partpicker.catalog.verified import without_recalled
-from partpicker.errors import InputError
+from partpicker.errors import InputError, excerpt
 from partpicker.pricing import STALE_DAYS, price_lines, today, total_usd
 from partpicker.rules.checks import CHECKS, Context, Outcome, Unknown
-from partpicker.rules.rulebook import SEVERITY_RANK, RuleSpec, render, rules_for
+from partpicker.rules.rulebook import SEVERITY_RANK, Param, RuleSpec, render, rules_for
 from partpicker.validate import evidence as ev
 from partpicker.validate.report import Finding, Report, Skipped
 
-KIND = {int: "a whole number", float: "a number", str: "a string", bool: "true or false"}
+KIND = {"int": "a whole number", "float": "a number", "str": "a string", "bool": "true or false"}
 STATUS_ORDER = {"fail": 0, "unknown": 1, "pass": 2}
 
 
 def settings(spec: RuleSpec, setting: Any, build: Build) -> tuple[bool, dict[str, Any], str]:
     """(enabled, params, severity) for a rule under a build's override."""
     params = spec.defaults()
-    severity = spec.severity
+    severity: str = spec.severity
     if setting is None or setting is True:
         return True, params, severity
     if setting is False or setting == "off":
@@ -30,28 +31,50 @@ def settings(spec: RuleSpec, setting: Any, build: Build) -> tuple[bool, dict[str
     line = build.lines.get(f"rules.{spec.id}")
     for key, value in setting.items():
         if key == "severity":
-            if value not in SEVERITY_RANK:
-                raise InputError(f"{spec.id}: severity must be error, warning or info", path=build.path, line=line)
+            if not isinstance(value, str) or value not in SEVERITY_RANK:
+                raise InputError(
+                    f"{spec.id}.severity must be error, warning or info, got {excerpt(value)}",
+                    path=build.path,
+                    line=line,
+                )
             severity = value
         elif key not in params:
             allowed = ", ".join([*spec.params, "severity"])
             raise InputError(
-                f"rule {spec.id} has no parameter {key!r}", path=build.path, line=line, hint=f"allowed: {allowed}"
-            )
-        elif not _fits_type(value, params[key]):
-            raise InputError(
-                f"{spec.id}.{key} must be {KIND[type(params[key])]}, got {value!r}", path=build.path, line=line
+                f"rule {spec.id} has no parameter {excerpt(key)}",
+                path=build.path,
+                line=line,
+                hint=f"allowed: {allowed}",
             )
         else:
+            problem = param_problem(spec.params[key], value)
+            if problem:
+                raise InputError(f"{spec.id}.{key} {problem}", path=build.path, line=line)
             params[key] = value
     return True, params, severity
 
 
-def _fits_type(value: Any, default: Any) -> bool:
-    """Whether an override ``value`` may replace a parameter's ``default`` (any number for a number)."""
-    if isinstance(value, type(default)):
-        return True
-    return isinstance(value, int | float) and isinstance(default, int | float) and not isinstance(value, bool)
+def param_problem(param: Param, value: Any) -> str | None:
+    """Why ``value`` may not override ``param`` (its declared type and range), or None.
+
+    Strict: a boolean is never a number, a string never a number, numbers must be finite."""
+    kind = param.kind
+    if kind in ("int", "float"):
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        if ok and kind == "int":
+            ok = isinstance(value, int)
+        if not ok:
+            return f"must be {KIND[kind]}, got {excerpt(value)}"
+        if not math.isfinite(value):
+            return f"must be a finite number, got {excerpt(value)}"
+        if param.min is not None and value < param.min:
+            return f"must be at least {param.min:g}, got {value:g}"
+        if param.max is not None and value > param.max:
+            return f"must be at most {param.max:g}, got {value:g}"
+        return None
+    if not isinstance(value, bool if kind == "bool" else str):
+        return f"must be {KIND[kind]}, got {excerpt(value)}"
+    return None
 
 
 def run_rule(

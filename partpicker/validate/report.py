@@ -124,7 +124,10 @@ class Report:
                     "name": p.name,
                     "usd": p.usd,
                     "count": p.count,
+                    "line_usd": p.line_usd,
                     "price_date": p.price_date.isoformat() if p.price_date else None,
+                    "price_kind": p.kind,
+                    "price_age_days": p.age_days,
                     "price_source": p.price_source,
                     "stale": p.stale,
                     "origin": p.origin,
@@ -133,6 +136,7 @@ class Report:
                 for role, p in self.parts.items()
             },
             "total_usd": self.total_usd,
+            "total_incomplete": bool(self.unpriced),
             "unpriced": self.unpriced,
             "from_user": self.from_user,
             "findings": [_finding_dict(f) for f in self.findings],

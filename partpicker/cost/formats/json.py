@@ -113,4 +113,4 @@ def _finite(value: float) -> float | None:
 
 
 def render(result: CostResult) -> str:
-    return json.dumps(to_dict(result), indent=2)
+    return json.dumps(to_dict(result), indent=2, allow_nan=False)

@@ -6,7 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from partpicker.models import Case, Cooler, Cpu, Gpu, Motherboard, Part, Psu, Ram, Ssd
-from partpicker.suggest.answer import Solution
+from partpicker.pricing import OLD_DAYS, age_text, line_usd
+from partpicker.suggest.answer import BUILDER_WARNINGS, Choice, Solution, with_report
 from partpicker.validate.report import Report
 
 
@@ -42,45 +43,125 @@ def eligibility(part: Part) -> str:
     return ""
 
 
+HEADS = {
+    "proven": "Cheapest build proven to pass every rule",
+    "unproven": "UNPROVEN: no build is proven to pass; the cheapest no rule is known to fail",
+}
+
+
 def text(solution: Solution, report: Report | None = None) -> str:
-    req = solution.request
+    """The answer: the builds, what to verify, the builder's pick, why these parts (``report``:
+    the first build's findings under other settings, see :func:`with_report`)."""
+    solution = with_report(solution, report)
     if not solution.choices:
-        return f"No build: {solution.reason}."
+        return _no_build(solution)
+    req = solution.request
     out: list[str] = []
     for rank, choice in enumerate(solution.choices, 1):
-        head = "Cheapest valid build" if rank == 1 else f"Alternative {rank - 1}"
+        head = HEADS[solution.status] if rank == 1 else f"Alternative {rank - 1} (another CPU, board or GPU)"
         out.append(
             f"{head}: ready for {req.gpus} GPUs, {req.start_gpus} bought now "
             f"(prices as of {solution.as_of}, objective: {req.objective})"
         )
-        for role, p in choice.prices.items():
-            n = choice.build.count(role)
-            count = f"{n} x " if n > 1 else ""
-            out.append(f"  {role:<12} ${p.usd:>9,.2f}  {count}{p.part.name}  [{eligibility(p.part)}]  ({p.date})")
-        out.append(f"  {'total now':<12} ${choice.now_usd:>9,.2f}")
-        out.append(f"  {'at ' + str(req.gpus) + ' GPUs':<12} ${choice.full_usd:>9,.2f}")
+        out += _lines(solution, choice)
+        out += _verify(choice)
         out.append("")
+    out += _price_age(solution)
+    out += _possible(solution)
+    out += _builder(solution)
     out.append("Why these parts")
     out += [f"  {line}" for line in solution.binding]
-    if report is not None:
-        out += _unproven_and_warned(report)
+    out += _warned(solution.choices[0])
     if report is not None and report.from_user:
         out += ["", "Not from the bundled catalog", *(f"  {line}" for line in report.from_user)]
     return "\n".join(out)
 
 
-def _unproven_and_warned(report: Report) -> list[str]:
-    """The chosen build's rules that could not be checked, and its failing warnings."""
-    out: list[str] = []
-    unproven = [f for f in report.findings if f.status == "unknown"]
-    warned = [f for f in report.findings if f.status == "fail"]
-    if unproven:
-        out += ["", "Not proven (--allow-unknown: these rules could not be checked)"]
-        out += [f"  [??] {f.rule} ({f.severity}): {f.message}" for f in unproven]
-    if warned:
-        out += ["", "Warnings (reported, not enforced; --strict enforces them)"]
-        out += [f"  [warn] {f.rule}: {f.message}" for f in warned]
+def _lines(solution: Solution, choice: Choice) -> list[str]:
+    """The parts with count x unit price, specs, and the dated price with its age; the totals."""
+    req = solution.request
+    out = []
+    for role, p in choice.prices.items():
+        n = choice.build.count(role)
+        count = f"{n} x " if n > 1 else ""
+        each = f" (${p.usd:,.2f} each)" if n > 1 else ""
+        age = age_text((solution.as_of - p.date).days)
+        when = f"{p.date}, {p.kind}" + (f", {age} old" if age != "today" else "")
+        out.append(
+            f"  {role:<12} ${line_usd(p.usd, n):>9,.2f}  {count}{p.part.name}{each}  [{eligibility(p.part)}]  ({when})"
+        )
+    out.append(f"  {'total now':<12} ${choice.now_usd:>9,.2f}")
+    out.append(f"  {'at ' + str(req.gpus) + ' GPUs':<12} ${choice.full_usd:>9,.2f}")
     return out
+
+
+def _verify(choice: Choice) -> list[str]:
+    """The rules the catalog could not check, and the derived or recalled facts passes rest on."""
+    out = []
+    if choice.unknowns:
+        out += ["  Not proven: the catalog does not know these facts (verify them before you buy):"]
+        out += [f"    [??] {c.rule} ({c.severity}): {c.message}" for c in choice.unknowns]
+    if choice.weak:
+        out += ["  Verify before you buy (passes resting on derived or recalled facts):"]
+        out += [f"    {line}" for line in choice.weak]
+    return out
+
+
+def _price_age(solution: Solution) -> list[str]:
+    """A warning when a price used is old."""
+    ages = [(solution.as_of - p.date).days for c in solution.choices for p in c.prices.values()]
+    if not ages or max(ages) <= OLD_DAYS:
+        return []
+    return [
+        f"warning: prices used are up to {age_text(max(ages))} old on {solution.as_of} (the newest the catalog has);"
+        " check today's prices before you buy, or offer only recent ones with --stale-days N",
+        "",
+    ]
+
+
+def _possible(solution: Solution) -> list[str]:
+    c = solution.possible
+    if c is None:
+        return []
+    saving = solution.choices[0].now_usd - c.now_usd
+    out = [f"Cheaper if unknown facts hold (NOT proven): ${c.now_usd:,.2f} now, ${saving:,.2f} less"]
+    out += _lines(solution, c)
+    out += _verify(c)
+    return [*out, ""]
+
+
+def _builder(solution: Solution) -> list[str]:
+    c = solution.builder
+    if c is None:
+        return []
+    best = solution.choices[0]
+    failed = ", ".join(w.rule for w in best.warnings if w.rule in BUILDER_WARNINGS)
+    more = c.now_usd - best.now_usd
+    budget = solution.request.budget
+    over = f", over the budget by ${c.now_usd - budget:,.2f}" if budget is not None and c.now_usd > budget else ""
+    out = [
+        f"Builder's pick: the cheapest that also clears {', '.join(BUILDER_WARNINGS)} "
+        f"(the build above fails {failed}): ${c.now_usd:,.2f} now, ${more:,.2f} more{over}"
+    ]
+    out += _lines(solution, c)
+    out += _verify(c)
+    return [*out, ""]
+
+
+def _warned(choice: Choice) -> list[str]:
+    if not choice.warnings:
+        return []
+    out = ["", "Warnings (reported, not enforced; --strict enforces them)"]
+    return out + [f"  [warn] {w.rule}: {w.message}" for w in choice.warnings]
+
+
+def _no_build(solution: Solution) -> str:
+    out = [f"No build: {solution.reason}."]
+    near = solution.near_miss
+    if near is not None:
+        out += ["", f"The cheapest near miss (stopped by {near.rule}: {near.message})"]
+        out += _lines(solution, near.choice)
+    return "\n".join(out)
 
 
 render = text

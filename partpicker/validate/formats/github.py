@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from partpicker.annotations import annotation
+from partpicker.annotations import annotation, escape
 from partpicker.validate.report import Report
 
 LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
@@ -26,5 +26,6 @@ def render(report: Report) -> str:
                 title="verify before you buy",
             )
         )
-    lines.append(f"{report.build}: verdict {report.verdict}")
+    # Escaped, and not at the start of the line: a build name must not read as a workflow command.
+    lines.append(f"verdict {report.verdict}: {escape(report.build)}")
     return "\n".join(lines)

@@ -47,7 +47,7 @@ def render(report: Report) -> str:
             }
         ],
     }
-    return json.dumps(doc, indent=2)
+    return json.dumps(doc, indent=2, allow_nan=False)
 
 
 def _verify_results(report: Report) -> list[dict[str, Any]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import textwrap
 
+from partpicker.pricing import PartLine, age_text
 from partpicker.validate.evidence import FactEvidence, summary_text
 from partpicker.validate.report import Finding, Report
 
@@ -64,25 +65,38 @@ def render(report: Report) -> str:
 
 
 def _parts(report: Report) -> list[str]:
-    """Each part with the dated price used, and the total."""
+    """Each part with the line price (count x unit), the dated price used and its age, and the total."""
     out = ["Parts"]
     for role, p in report.parts.items():
         count = f"{p.count} x " if p.count > 1 else ""
-        when = (
-            f"  ({p.price_date}{', stale' if p.stale else ''})"
-            if p.price_date
-            else "  (no price on or before that date)"
-        )
-        out.append(f"  {role:<12} {money(p.usd)}  {count}{p.name}{when}")
+        each = f" ({money(p.usd).strip()} each)" if p.count > 1 and p.usd is not None else ""
+        out.append(f"  {role:<12} {money(p.line_usd)}  {count}{p.name}{each}{_when(p)}")
         if role in report.part_evidence:
             out.append(f"  {'':<12} {'':>10}  evidence: {summary_text(report.part_evidence[role])}")
-    unpriced = f"  ({len(report.unpriced)} part(s) unpriced)" if report.unpriced else ""
-    out.append(f"  {'total':<12} {money(report.total_usd)}{unpriced}")
+    out.append(f"  {'total':<12} {money(report.total_usd)}{_incomplete(report)}")
+    old = [role for role, p in report.parts.items() if p.stale]
+    if old:
+        out.append(f"  warning: prices of {', '.join(old)} are old; check today's prices before you buy")
     if report.from_user:
         out.append("")
         out.append("Not from the bundled catalog")
         out.extend(f"  {line}" for line in report.from_user)
     return out
+
+
+def _when(p: PartLine) -> str:
+    """ "(2025-07-23, street, 497 days old)", or that there is no price."""
+    if p.price_date is None:
+        return "  (no price on or before that date)"
+    kind = f", {p.kind}" if p.kind else ""
+    age = f", {age_text(p.age_days)} old" if p.age_days else ""
+    return f"  ({p.price_date}{kind}{age}{', OLD' if p.stale else ''})"
+
+
+def _incomplete(report: Report) -> str:
+    if not report.unpriced:
+        return ""
+    return f"  incomplete: no price for {', '.join(report.unpriced)}"
 
 
 def _mark(f: Finding) -> str:

@@ -1,0 +1,142 @@
+"""The long fuzz run (issue 11): hostile build files, option sets, catalog corruptions and output
+paths through the real commands, in process; prints one table of figures.
+
+    python -m tests.fuzz.run                      # 5,000 build files, 500 option sets, every class
+    python -m tests.fuzz.run --builds 200 --options 50 --save-crashes /tmp/crashes
+
+Counted per input class: runs, clean runs, tracebacks (any exception but a clean exit, or exit
+70), hangs over 20 s, the longest message line on stderr, and JSON output that does not parse
+when JSON was asked for. Inputs that crash are written to --save-crashes, to be kept as fixtures
+in tests/data/builds/invalid/fuzz-*.yaml.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from partpicker.catalog import load_catalog
+from partpicker.rules.rulebook import load_rules
+from tests.fuzz import strategies as fz
+from tests.fuzz.corruptions import CORRUPTIONS, OUTPUT_PATHS
+from tests.fuzz.harness import HEADER, Tally, real_names, run_cli, write_text
+
+
+def _settings(n: int) -> settings:
+    return settings(
+        max_examples=n,
+        deadline=None,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+
+
+def fuzz_builds(n: int, work: Path, crashes: Path | None) -> Tally:
+    """``n`` build files: half generated from the schema, half real files with snippets spliced in."""
+    tally = Tally("build files (generated + mutated examples)")
+    names = real_names(load_catalog())
+    params = {rid: list(spec.params) for rid, spec in load_rules().items()}
+    bases = [p.read_text(encoding="utf-8") for p in fz.EXAMPLES]
+    text = st.one_of(fz.build_docs(names, params).map(fz.dump), fz.mutated_yaml(bases))
+    fmt = st.sampled_from(["text", "json", "github", "sarif"])
+
+    @_settings(n)
+    @given(text=text, fmt=fmt)
+    def one(text: str, fmt: str) -> None:
+        path = write_text(work / "build.yaml", text)
+        outcome = tally.add(run_cli(["validate", str(path), "--format", fmt]))
+        if not outcome.clean and crashes is not None:
+            shutil.copy(path, crashes / f"fuzz-{tally.tried:05d}.yaml")
+
+    one()
+    return tally
+
+
+def fuzz_options(n: int) -> Tally:
+    """``n`` command lines with hostile option values."""
+    tally = Tally("option sets (suggest, validate, cost, catalog)")
+
+    @_settings(n)
+    @given(args=fz.option_sets())
+    def one(args: list[str]) -> None:
+        outcome = tally.add(run_cli(args))
+        if not outcome.clean:
+            print("  not clean:", outcome, file=sys.stderr)
+
+    one()
+    return tally
+
+
+def run_classes(name: str, classes: dict[str, Callable[[Path], list[list[str]]]], work: Path) -> Tally:
+    """Each class makes its input under a fresh folder and names the commands to run on it."""
+    tally = Tally(name)
+    for label, make in classes.items():
+        folder = work / label
+        folder.mkdir(parents=True)
+        for args in make(folder):
+            outcome = tally.add(run_cli(args))
+            if not outcome.clean:
+                print(f"  {label}: not clean:", outcome, file=sys.stderr)
+    return tally
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--builds", type=int, default=5000)
+    parser.add_argument("--options", type=int, default=500)
+    parser.add_argument("--save-crashes", type=Path, default=None)
+    args = parser.parse_args(argv)
+    if args.save_crashes:
+        args.save_crashes.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        (work / "builds").mkdir()
+        tallies = [
+            fuzz_builds(args.builds, work / "builds", args.save_crashes),
+            fuzz_options(args.options),
+            run_classes(f"catalog corruptions ({len(CORRUPTIONS)} classes)", CORRUPTIONS, work / "catalogs"),
+            run_classes(f"output paths ({len(OUTPUT_PATHS)} classes)", OUTPUT_PATHS, work / "outputs"),
+        ]
+    print(HEADER)
+    for tally in tallies:
+        print(tally.row())
+    for tally in tallies:
+        for outcome in tally.tracebacks[:10] + tally.hangs[:10]:
+            print(f"{tally.name}: {outcome}")
+    print(f"{time.perf_counter() - start:.0f} s; seeds and crashers: see --save-crashes")
+    bad = sum(len(t.tracebacks) + len(t.hangs) + t.bad_json for t in tallies)
+    return 1 if bad or any(t.max_message >= 2000 for t in tallies) else 0
+
+
+def _parse_once() -> None:
+    """Parse each catalog and the rules once per run, as the test suite does (tests/conftest.py):
+    every command still runs every check on the catalog it is given."""
+    from partpicker.catalog import checks as catalog_checks
+    from partpicker.catalog import load as catalog_load
+    from partpicker.cli import cost as cost_cli
+    from partpicker.cli import suggest as suggest_cli
+    from partpicker.cli import validate as validate_cli
+    from tests.conftest import read_catalog_once
+
+    for module in (catalog_load, catalog_checks):
+        module.read_catalog = read_catalog_once  # type: ignore[assignment]
+    rules = functools.cache(load_rules)
+    for cli in (validate_cli, suggest_cli, cost_cli):
+        if hasattr(cli, "load_rules"):
+            cli.load_rules = rules  # type: ignore[attr-defined]
+
+
+if __name__ == "__main__":
+    _parse_once()
+    raise SystemExit(main())
