@@ -148,7 +148,12 @@ def find_class(table: RateTable, name: str) -> GpuClass:
         if c.id.lower() == name.strip().lower():
             return c
     ids = ", ".join(c.id for c in table.classes)
-    raise SettingError("cloud GPU", f"no cloud GPU class {name!r}", hint=f"classes with dated rates: {ids}")
+    raise SettingError(
+        "cloud_gpu",
+        f"no cloud GPU class {name!r}",
+        flag_what=f" {name!r}: no such cloud GPU class",
+        hint=f"classes with dated rates: {ids}",
+    )
 
 
 def _known_on(table: RateTable, day: dt.date) -> list[GpuClass]:
@@ -169,7 +174,7 @@ def class_for(table: RateTable, day: dt.date, vram_gb: float | None) -> tuple[Gp
     if holds:
         c = holds[0]
         return c, f"the smallest class rented on {day} that holds the GPU's {vram_gb:g} GB"
-    c = by_size[-1]
+    c = next(x for x in by_size if x.vram_gb == by_size[-1].vram_gb)  # ties: the file's first
     return c, f"no class rented on {day} holds the GPU's {vram_gb:g} GB: the largest"
 
 
@@ -177,7 +182,7 @@ def rate_of(table: RateTable, gpu_class: GpuClass, day: dt.date) -> tuple[RateEn
     """The cheapest current rate of ``gpu_class`` on ``day`` (see the module), with notes."""
     rates = table.of(gpu_class.id)
     if not rates:
-        raise SettingError("cloud GPU", f"cloud GPU class {gpu_class.id} has no rate in the rates file")
+        raise InputError(f"cloud GPU class {gpu_class.id} has no rate in the rates file", path=rates_file())
     before = [r for r in rates if r.date <= day]
     if not before:
         oldest = min(rates, key=lambda r: (r.date, r.usd_per_gpu_hour))
