@@ -212,3 +212,14 @@ def test_the_rates_file_is_packaged(tmp_path: Path) -> None:
     """The wheel carries cloud/ as partpicker/_data/cloud, like the catalog (pyproject.toml)."""
     text = (ROOT / "pyproject.toml").read_text()
     assert '"cloud" = "partpicker/_data/cloud"' in text
+
+
+def test_the_docs_table_is_the_rates_file() -> None:
+    """docs/cost.md lists every rate of cloud/rates.yaml (class, USD, date, kind), and no other."""
+    rows = set()
+    for line in (ROOT / "docs" / "cost.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[0] in {c.id for c in load_rates().classes}:
+            rows.add((cells[0], float(cells[2]), cells[3], cells[4]))
+    expected = {(r.gpu_class, r.usd_per_gpu_hour, r.date_text, r.kind) for r in load_rates().rates}
+    assert rows == expected
