@@ -265,9 +265,13 @@ def _bad(key: str, problem: str, hint: str = "", words: str | None = None, arg: 
     return SettingError(key, f"{words or SETTINGS[key]}{problem}", flag_what=f"{arg}{problem}", hint=hint)
 
 
+MAX_NUMBER = 1e9
+"""No price, rate or quantity above this: a larger one (1e308) overflows the sums to inf and nan."""
+
+
 def _num(key: str, value: float, words: str | None = None, arg: str = "") -> None:
-    if isinstance(value, bool) or not math.isfinite(value):
-        raise _bad(key, f" must be a number, got {value!r}", words=words, arg=arg)
+    if isinstance(value, bool) or not math.isfinite(value) or abs(value) > MAX_NUMBER:
+        raise _bad(key, f" must be a number up to {MAX_NUMBER:g}, got {value!r}", words=words, arg=arg)
 
 
 def _between(key: str, value: float, low: float, high: float) -> None:
