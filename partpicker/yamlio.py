@@ -7,12 +7,13 @@ or item alongside, so a validation error's ``loc`` can be turned back into a lin
 
 from __future__ import annotations
 
+import importlib
 import os
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -57,15 +58,20 @@ no input can exhaust memory or time. 1 MB is eight times the largest catalog fil
 130 kB) and parses in about ten seconds on a loaded machine; a larger catalog is split by file."""
 
 
-try:
-    from yaml.cyaml import CParser as _Parser
-except ImportError:  # PyYAML without libyaml: the pure-Python reader, scanner and parser
-    _Parser = None
+def _c_parser() -> Any:
+    try:
+        return importlib.import_module("yaml._yaml").CParser
+    except (ImportError, AttributeError):  # PyYAML without libyaml
+        return None
 
 
-if _Parser is not None:
+_Parser = _c_parser()
 
-    class _Base(yaml.composer.Composer, _Parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):  # type: ignore[misc]
+if TYPE_CHECKING or _Parser is None:
+    _Base = yaml.SafeLoader
+else:
+
+    class _Base(yaml.composer.Composer, _Parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
         """PyYAML's safe loader with libyaml's scanner and parser (ten times faster: a 500 kB
         catalog file parses in a second, not fifteen) and PyYAML's own composer and constructor,
         which :class:`_Loader` extends with the limits and line numbers."""
@@ -75,11 +81,6 @@ if _Parser is not None:
             yaml.composer.Composer.__init__(self)
             yaml.constructor.SafeConstructor.__init__(self)
             yaml.resolver.Resolver.__init__(self)
-
-else:  # pragma: no cover
-
-    class _Base(yaml.SafeLoader):  # type: ignore[no-redef]
-        """PyYAML's pure-Python safe loader."""
 
 
 class _Loader(_Base):
@@ -185,7 +186,6 @@ def _construct_sequence(loader: _Loader, node: yaml.Node) -> LineList:
     return out
 
 
-_Loader.yaml_constructors = dict(yaml.constructor.SafeConstructor.yaml_constructors)
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
