@@ -229,6 +229,10 @@ def _reader_problem(exc: yaml.reader.ReaderError) -> str:
 
 
 def _line_at(text: str, position: int) -> int:
+    """The line of a reader error's position: a byte offset into the UTF-8 text for libyaml,
+    a character offset for the pure-Python reader."""
+    if _Parser is not None:
+        return text.encode("utf-8", "surrogatepass")[: max(position, 0)].count(b"\n") + 1
     return text.count("\n", 0, max(position, 0)) + 1
 
 

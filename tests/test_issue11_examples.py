@@ -80,6 +80,7 @@ def caught(name: str, check: str, line: int) -> None:
 
 def test_control_bytes() -> None:
     bad_build("control-byte.yaml", 1, "control or special character")
+    bad_build("control-byte-after-accents.yaml", 4, "control or special character")
 
 
 def test_impossible_date_in_a_build() -> None:
