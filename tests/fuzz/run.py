@@ -140,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--options", type=int, default=500)
     parser.add_argument("--entries", type=int, default=200, help="hypothesis catalog files")
     parser.add_argument("--seed", type=int, default=None, help="hypothesis seed (to split a run over time)")
+    parser.add_argument("--skip-classes", action="store_true", help="no catalog or output-path classes")
     parser.add_argument("--save-crashes", type=Path, default=None)
     args = parser.parse_args(argv)
     if args.seed is not None:
@@ -154,13 +155,21 @@ def main(argv: list[str] | None = None) -> int:
             *([fuzz_builds(args.builds, work / "builds", args.save_crashes)] if args.builds else []),
             *([fuzz_options(args.options)] if args.options else []),
             *([fuzz_entries(args.entries, work / "builds")] if args.entries else []),
-            run_classes(
-                f"catalog corruptions ({len(CORRUPTIONS)} classes)",
-                CORRUPTIONS,
-                work / "catalogs",
-                lambda label, _folder, codes: check_catalog_class(label, codes),
+            *(
+                []
+                if args.skip_classes
+                else [
+                    run_classes(
+                        f"catalog corruptions ({len(CORRUPTIONS)} classes)",
+                        CORRUPTIONS,
+                        work / "catalogs",
+                        lambda label, _folder, codes: check_catalog_class(label, codes),
+                    ),
+                    run_classes(
+                        f"output paths ({len(OUTPUT_PATHS)} classes)", OUTPUT_PATHS, work / "outputs", check_outputs
+                    ),
+                ]
             ),
-            run_classes(f"output paths ({len(OUTPUT_PATHS)} classes)", OUTPUT_PATHS, work / "outputs", check_outputs),
         ]
     print("catalog corruption classes:", ", ".join(CORRUPTIONS))
     print("output path classes:", ", ".join(OUTPUT_PATHS))
