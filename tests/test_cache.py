@@ -122,6 +122,21 @@ def test_a_changed_catalog_file_misses(cache_dir: Path, small_bundle: Path, monk
     assert parses.count == 3 and not fewer.by_category["psu"]
 
 
+def test_another_day_is_another_key(cache_dir: Path, small_bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import datetime as dt
+
+    from partpicker import pricing
+
+    monkeypatch.setattr(pricing, "today", lambda: dt.date(2020, 1, 1))  # before most catalog prices
+    then = checked()[1]
+    assert any(p.check == "price-future" for p in then)
+    monkeypatch.undo()
+    monkeypatch.setenv("PARTPICKER_CACHE_DIR", str(cache_dir))
+    monkeypatch.setattr(catalog_load, "catalog_dir", lambda: small_bundle)
+    now = checked()[1]
+    assert now == check_catalog(None, skip=CURATION_ONLY)[1] != then
+
+
 def test_other_skipped_checks_are_another_key(cache_dir: Path, small_bundle: Path) -> None:
     a = catalog_cache.checked_catalog(None, skip=CURATION_ONLY)[1]
     b = catalog_cache.checked_catalog(None, skip=frozenset())[1]

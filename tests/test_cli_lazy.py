@@ -110,6 +110,7 @@ def test_the_lean_answers_import_no_typer(args: list[str], code: int) -> None:
     assert not {m for m in modules if m.split(".")[0] in {"typer", "click", "pydantic", "yaml", "rich"}}
 
 
+@pytest.mark.slow
 def test_validate_imports_only_what_it_needs() -> None:
     done = run("validate", "examples/article-2018.yaml")
     assert done.returncode == 0, done.stderr[-2000:]

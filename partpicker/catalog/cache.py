@@ -4,7 +4,8 @@
 checks on it (``check_catalog(skip=CURATION_ONLY)``); parsing its YAML with line numbers is
 most of a `validate`. The result -- every part as loaded, where each was defined, and the
 problems found -- is stored with :mod:`partpicker.cache` under a key made of the catalog
-files' bytes, the checks skipped, the package version and its source files; the next run
+files' bytes, the checks skipped, today's date (the checks judge prices against it), the
+package version and its source files; the next run
 validates the stored parts back into the same pydantic models (``msgspec`` MessagePack of
 plain data: no pickle, nothing from the file is ever executed). A stored file that does not
 decode, or whose parts no longer validate, is a miss: the catalog is parsed again.
@@ -20,7 +21,7 @@ from typing import Any
 
 import msgspec
 
-from partpicker import cache
+from partpicker import cache, pricing
 from partpicker.catalog.load import Catalog, Origin, Problem, catalog_files
 
 KIND = "bundled-catalog"
@@ -69,7 +70,8 @@ def checked_catalog(
 def _key(files: list[Path], skip: frozenset[str]) -> str | None:
     if cache.cache_dir() is None or any(f.suffix == ".jsonl" for f in files):
         return None
-    return cache.key_of(KIND, files, extra=",".join(sorted(skip)))
+    # the checks read the catalog and today's date (a price dated after today is a problem)
+    return cache.key_of(KIND, files, extra=f"{','.join(sorted(skip))};{pricing.today().isoformat()}")
 
 
 def encode(catalog: Catalog, problems: Sequence[Problem]) -> bytes:
