@@ -106,6 +106,7 @@ def struct_of(model: type[BaseModel]) -> type[msgspec.Struct]:
             tag=model.category,
             forbid_unknown_fields=True,
             gc=False,
+            namespace={"category": model.category},  # reads like the part: record.category
         )
     return msgspec.defstruct(model.__name__, fields, forbid_unknown_fields=True, gc=False)
 
@@ -213,11 +214,12 @@ class Point(msgspec.Struct, gc=False, frozen=True):
 
 
 class Slim(msgspec.Struct, gc=False):
-    """Base of the slim records: a part's id, name and specs, its price points sorted by
+    """Base of the slim records: a part's id, name, aliases and specs, its price points sorted by
     date (ordinals and amounts, packed), and where its line is (to make the full part from)."""
 
     id: str
     name: str
+    aliases: tuple[str, ...]
     price_days: array[int]
     price_usd: array[float]
     file_no: int
@@ -286,6 +288,7 @@ class Slimmer:
         return cls(
             record.id,
             record.name,
+            record.aliases,
             array("i", [p.date.toordinal() for p in points]),
             array("d", [p.usd for p in points]),
             self.file_no,

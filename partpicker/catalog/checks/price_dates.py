@@ -3,22 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from partpicker import pricing
-from partpicker.catalog import Catalog, Problem
-from partpicker.catalog.checks.interface import lint, problem
+from partpicker.catalog.checks.interface import Finding, lint_part
 
 
-@lint("price-future", "a price dated after today")
-def check(catalog: Catalog) -> Iterator[Problem]:
+@lint_part("price-future", "a price dated after today")
+def check(part: Any) -> Iterator[Finding]:
     today = pricing.today()
-    for part in catalog:
-        for i, price in enumerate(part.prices):
-            if price.date > today:
-                yield problem(
-                    catalog,
-                    "price-future",
-                    part.id,
-                    f"price ${price.usd:,.2f} is dated {price.date}, after today",
-                    ["prices", i],
-                )
+    for i, price in enumerate(part.prices):
+        if price.date > today:
+            yield Finding(f"price ${price.usd:,.2f} is dated {price.date}, after today", ("prices", i))
