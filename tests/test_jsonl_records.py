@@ -14,6 +14,7 @@ import yaml
 
 from partpicker.catalog import Catalog, load_catalog, read_catalog
 from partpicker.catalog.checks import CURATION_ONLY, LINT_CHECKS, check_catalog
+from partpicker.pricing import price_of
 from partpicker.rules.rulebook import RuleSpec, load_rules
 from partpicker.suggest.answer import solve
 from partpicker.suggest.dominance import freeze
@@ -50,6 +51,8 @@ def test_records_make_the_same_parts_and_prices(catalog: Catalog, tmp_path: Path
             for day in probes:
                 want, got = part.price_as_of(day), entry.price_as_of(day)
                 assert (got and (got.usd, got.date)) == (want and (want.usd, want.date)), (entry.id, day)
+                want, got = price_of(part, day), price_of(entry, day)  # market before MSRP
+                assert (got and (got.usd, got.date, got.kind)) == (want and (want.usd, want.date, want.kind))
 
 
 def test_lax_lines_and_bad_lines() -> None:

@@ -7,7 +7,7 @@ import functools
 import gc
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,10 +63,14 @@ class Catalog:
         self._files: list[Path] = []
         self._made: dict[str, Part] = {}
         self._models: list[Part] = []
+        self.memo: dict[Hashable, Any] = {}
+        """What commands compute once per catalog (each part's price as of a day, its class
+        for a set of fields), emptied whenever a part is added or replaced."""
         self.overlay: dict[str, Provenance] = {}
         """Parts and prices that came from the user (parts files, price imports), by part id."""
 
     def add(self, part: Part, origin: Origin) -> None:
+        self.memo.clear()
         self._models.append(part)
         self._parts[part.id] = part
         self._origin[part.id] = origin
@@ -80,6 +84,7 @@ class Catalog:
 
     def add_record(self, record: Any, category: str) -> None:
         """Add a slim record of a JSON Lines part (made into a part when asked for)."""
+        self.memo.clear()
         self._records[record.id] = record
         self._entries[category].append(record)
 
@@ -172,6 +177,7 @@ class Catalog:
     def replace(self, part: Part) -> None:
         """Put ``part`` in place of the part with its id (an overlay adding prices)."""
         old = self.parts[part.id]
+        self.memo.clear()
         self._parts[part.id] = part
         for group in (self._by_category[part.category], self._entries[part.category]):
             group[group.index(old)] = part
