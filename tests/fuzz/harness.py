@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import signal
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -120,6 +121,10 @@ class Tally:
 
     def add(self, outcome: Outcome) -> Outcome:
         self.tried += 1
+        if self.tried % 500 == 0:
+            print(
+                f"  {self.name}: {self.tried:,} runs, {self.tried - self.clean} not clean", file=sys.stderr, flush=True
+            )
         self.clean += outcome.clean
         if outcome.traceback:
             self.tracebacks.append(outcome)
