@@ -121,10 +121,6 @@ class Tally:
 
     def add(self, outcome: Outcome) -> Outcome:
         self.tried += 1
-        if self.tried % 500 == 0:
-            print(
-                f"  {self.name}: {self.tried:,} runs, {self.tried - self.clean} not clean", file=sys.stderr, flush=True
-            )
         self.clean += outcome.clean
         if outcome.traceback:
             self.tracebacks.append(outcome)
@@ -134,6 +130,10 @@ class Tally:
         self.max_message = max(self.max_message, outcome.message_len)
         self.slowest = max(self.slowest, outcome.seconds)
         self.seconds += outcome.seconds
+        if self.tried % 500 == 0:
+            print(
+                f"  {self.name}: {self.tried:,} runs, {self.tried - self.clean} not clean", file=sys.stderr, flush=True
+            )
         return outcome
 
     def row(self) -> str:
