@@ -117,3 +117,14 @@ def test_output_path_class(tmp_path: Path, label: str) -> None:
         outcomes = [run_cli(args) for args in OUTPUT_PATHS[label](tmp_path)]
     assert all(o.clean for o in outcomes), [o for o in outcomes if not o.clean]
     assert check_outputs(label, tmp_path, [o.exit_code for o in outcomes]) == []
+
+
+def test_the_harness_counts_a_hang_as_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The CLI turns every Exception into exit 70: a hang must get through it, not be a "traceback".
+    import time
+
+    from partpicker.cli import validate as validate_cli
+
+    monkeypatch.setattr(validate_cli, "evaluate", lambda *a, **k: time.sleep(5))
+    outcome = run_cli(["validate", str(fz.EXAMPLES[0])], limit=0.3)
+    assert outcome.hang and outcome.traceback is None and not outcome.clean
