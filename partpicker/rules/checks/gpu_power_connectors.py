@@ -2,23 +2,24 @@
 
 A 12VHPWR / 12V-2x6 socket takes a native cable, or NVIDIA's adapter fed by one 8-pin
 cable per 150 W of what the slot's 75 W does not cover (two for a 350 W RTX 3090, three
-for a 450 W RTX 4090, four for 600 W).
+for a 450 W RTX 4090, four for 600 W). A dual-PSU build has the cables of both units.
 """
 
 import math
 
 from partpicker.rules.checks import Context, Outcome, check, verdict
+from partpicker.rules.checks.psu_wattage import psu_units
 
 
 @check("gpu-power-connectors")
 def run(ctx: Context) -> Outcome:
-    gpu, psu = ctx.part("gpu"), ctx.part("psu")
+    gpu, psus = ctx.part("gpu"), psu_units(ctx)
     power = ctx.need(gpu, "power")
     n = ctx.n_gpus
     eight = n * (power.pcie_8pin + power.pcie_6pin)
     hpwr = n * power.hpwr_12v
-    have8 = ctx.need(psu, "pcie_8pin")
-    have_hpwr = psu.hpwr_12v or 0
+    have8 = sum(ctx.need(psu, "pcie_8pin") for psu in psus)
+    have_hpwr = sum(psu.hpwr_12v or 0 for psu in psus)
     adapter = 0
     if hpwr > have_hpwr:
         watts = ctx.need(gpu, "board_power_w")
@@ -34,4 +35,5 @@ def run(ctx: Context) -> Outcome:
         need_hpwr=hpwr,
         have_hpwr=have_hpwr,
         via=via,
+        psu_has="the PSU has" if len(psus) == 1 else f"the {len(psus)} PSUs have",
     )
