@@ -94,7 +94,7 @@ def _psu(p: Psu, sc: Scores) -> Signature:
 
 
 def _case(p: Case, sc: Scores) -> Signature:
-    score = (sc.up(p.expansion_slots), sc.up(p.max_gpu_length_mm), sc.up(p.max_cooler_height_mm))
+    score: tuple[float, ...] = (sc.up(p.expansion_slots), sc.up(p.max_gpu_length_mm), sc.up(p.max_cooler_height_mm))
     if sc.strict:  # psu-case-mounts is a warning: it binds only with --strict
         score += (sc.up(p.psu_mounts),)
     return (frozenset(p.form_factors), frozenset(p.psu_form_factors)), score
