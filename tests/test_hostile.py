@@ -146,8 +146,18 @@ def test_deep_jsonl_line_is_a_problem_not_a_crash(tmp_path: Path) -> None:
         (["suggest", "--budget", "nan"], "--budget"),
         (["suggest", "--min-vram", "nan"], "--min-vram"),
         (["validate", str(ARTICLE), "--as-of", "2018-02-30"], "is not a date"),
+        (["cost", str(ARTICLE), "--kwh-price", "1e308"], "--kwh-price must be a number up to"),  # found by the fuzz run
     ],
-    ids=["as-of-year-1", "as-of-9999", "huge-stale-days", "budget-inf", "budget-nan", "vram-nan", "as-of-feb-30"],
+    ids=[
+        "as-of-year-1",
+        "as-of-9999",
+        "huge-stale-days",
+        "budget-inf",
+        "budget-nan",
+        "vram-nan",
+        "as-of-feb-30",
+        "kwh-price-1e308",
+    ],
 )
 def test_bad_option_values_exit_2(args: list[str], phrase: str) -> None:
     result = run(*args)

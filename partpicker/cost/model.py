@@ -237,9 +237,13 @@ class CostResult:
 # --- validation ---------------------------------------------------------------------------
 
 
+MAX_NUMBER = 1e9
+"""No price, rate or quantity above this: a larger one (1e308) overflows the sums to inf and nan."""
+
+
 def _num(option: str, value: float) -> None:
-    if isinstance(value, bool) or not math.isfinite(value):
-        raise InputError(f"{option} must be a number, got {value!r}")
+    if isinstance(value, bool) or not math.isfinite(value) or abs(value) > MAX_NUMBER:
+        raise InputError(f"{option} must be a number up to {MAX_NUMBER:g}, got {value!r}")
 
 
 def _between(option: str, value: float, low: float, high: float) -> None:

@@ -1,6 +1,7 @@
 """Run one hostile input through partpicker and say how it went (shared by the tests and the run).
 
-An outcome is clean when the command exits 0, 1 or 2 without a traceback, within the time
+An outcome is clean when the command exits with one of its codes but 70 (an internal error),
+without a traceback, within the time
 limit, with every message under 2,000 characters and valid JSON whenever JSON was asked for."""
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ class Outcome:
             and not self.hang
             and self.message_len < MAX_MESSAGE
             and not self.bad_json
-            and self.exit_code in (ExitCode.CLEAN, ExitCode.FINDINGS, ExitCode.BAD_INPUT)
+            and self.exit_code in set(ExitCode) - {ExitCode.INTERNAL}
         )
 
 
@@ -92,7 +93,7 @@ def run_cli(args: Sequence[str], limit: float = HANG_S) -> Outcome:
     if result.exit_code == ExitCode.INTERNAL:
         out.traceback = out.traceback or result.stderr[:300]
     out.message_len = max((len(line) for line in result.stderr.splitlines()), default=0)
-    if wants_json(args) and result.exit_code in (ExitCode.CLEAN, ExitCode.FINDINGS):
+    if wants_json(args) and result.exit_code not in (ExitCode.BAD_INPUT, ExitCode.INTERNAL):
         try:
             json.loads(result.stdout)
         except ValueError:

@@ -103,8 +103,8 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(tmp)
         (work / "builds").mkdir()
         tallies = [
-            fuzz_builds(args.builds, work / "builds", args.save_crashes),
-            fuzz_options(args.options),
+            *([fuzz_builds(args.builds, work / "builds", args.save_crashes)] if args.builds else []),
+            *([fuzz_options(args.options)] if args.options else []),
             run_classes(f"catalog corruptions ({len(CORRUPTIONS)} classes)", CORRUPTIONS, work / "catalogs"),
             run_classes(f"output paths ({len(OUTPUT_PATHS)} classes)", OUTPUT_PATHS, work / "outputs"),
         ]
