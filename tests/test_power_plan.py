@@ -132,3 +132,23 @@ def test_four_575w_cards_on_us_15a_get_a_second_psu_that_validates(tmp_path: Pat
     one.write_text(out.read_text().replace(f"  - {psu2.id}\n", ""))
     alone = power_plan(load_build(one, catalog), CIRCUITS["us-15a"], 4)
     assert len(alone.psus) == 1 and any("needs a second PSU" in line for line in alone.lines)
+
+
+@pytest.mark.slow
+def test_verified_only_reaches_the_workload_path() -> None:
+    """--verified-only with --workload: recalled facts are unknown there too (the recalled
+    form factor of a case no longer passes), and the build is plain suggest's --verified-only
+    build for the same GPU and count (a second path)."""
+    line = ["--workload", "qlora llama-3.1-70b seq 4096", "--as-of", DAY, "--allow-unknown"]
+    plain = runner.invoke(app, ["suggest", *line]).stdout
+    verified = runner.invoke(app, ["suggest", *line, "--verified-only"]).stdout
+    assert "(recalled) -" in plain
+    assert "(recalled) -" not in verified
+    doc = json.loads(runner.invoke(app, ["suggest", *line, "--verified-only", "-f", "json"]).stdout)
+    best = doc["options"][0]
+    chip = _catalog().parts[best["build"]["gpu"]].chip
+    n = str(best["n_gpus"])
+    args = ["suggest", "--gpus", n, "--start-gpus", n, "--gpu", chip, "--as-of", DAY, "--allow-unknown"]
+    other = json.loads(runner.invoke(app, [*args, "--verified-only", "-f", "json"]).stdout)
+    assert {role: p["id"] for role, p in other["build"].items()} == best["build"]
+    assert other["total_usd"] == pytest.approx(best["total_usd"])

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from partpicker.build import Build
+from partpicker.catalog.verified import verified_catalog
 from partpicker.circuits import CIRCUITS, Circuit, circuit
 from partpicker.cli.common import fail_input, guarded, load_catalog_once
 from partpicker.cli.workload import load_model_catalog
@@ -75,12 +76,13 @@ def run_workload(
     wall: Circuit | None,
     headroom: float,
     overlays: list[Path] | None,
-    catalog: tuple[list[Path] | None, list[Path] | None],
+    catalog: tuple[list[Path] | None, list[Path] | None, bool],
     format: str,
     output: Path | None,
 ) -> None:
-    """Answer `suggest --workload LINE` on ``catalog`` (the --catalog and --parts files), print
-    it, write --output, exit 1 without a build."""
+    """Answer `suggest --workload LINE` on ``catalog`` (the --catalog and --parts files, and
+    --allow-broken-catalog), print it, write --output, exit 1 without a build. With
+    ``request.verified_only`` recalled facts are unknown, as in plain `suggest`."""
     models = load_model_catalog(overlays)
     try:
         workload = parse_workload(line, models)
@@ -90,9 +92,13 @@ def run_workload(
     req = WorkRequest(workload, spec, replace(request, top=1), headroom, wall, max(3, request.top), request.gpu)
 
     def run() -> tuple[WorkAnswer, Report | None]:
-        found = answer(load_catalog_once(*catalog), load_rules(), req)
+        cat = load_catalog_once(*catalog)
+        if request.verified_only:  # recalled facts unknown, as plain suggest does
+            cat = verified_catalog(cat, drop_unverifiable=True)
+        found = answer(cat, load_rules(), req)
         best = found.options[0] if found.options else None
-        report = report_of(best.solution, wall, build=best.build) if best else None
+        only = request.verified_only
+        report = report_of(best.solution, wall, build=best.build, verified_only=only) if best else None
         return found, report
 
     found, report = guarded(run)
