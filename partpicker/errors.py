@@ -79,3 +79,33 @@ class InputError(Exception):
         hint = f"\n  {self.hint}" if self.hint else ""
         text = "\n".join(_cut(line, MAX_LINE) for line in f"{where}{self.what}{hint}".split("\n"))
         return _cut(text, MAX_MESSAGE)
+
+
+class SettingError(InputError):
+    """A problem with one setting, named in words (``the cloud rate must be more than 0``).
+
+    ``setting`` is its key (``cloud_rate``), by which a front end that knows the flag setting it
+    shows the flag instead: ``flag_what`` is the message after the flag (`` must be more than
+    0``), None to keep ``what`` as it is (the front end may still give its own hint)."""
+
+    def __init__(
+        self,
+        setting: str,
+        what: str,
+        *,
+        flag_what: str | None = None,
+        arg: str = "",
+        path: str | Path | None = None,
+        line: int | None = None,
+        hint: str = "",
+    ) -> None:
+        super().__init__(what, path=path, line=line, hint=hint)
+        self.setting = setting
+        self.flag_what = flag_what
+        self.arg = arg
+        """What the setting was for, if anything (the role of an unpriced part)."""
+
+    def with_flag(self, flag: str, hint: str | None = None) -> InputError:
+        """The same error as a front end shows it: ``flag`` in place of the words, its own hint."""
+        what = self.what if self.flag_what is None else f"{flag}{self.flag_what}"
+        return InputError(what, path=self.path, line=self.line, hint=self.hint if hint is None else hint)

@@ -27,6 +27,11 @@ def rules_dir() -> Path:
     return _bundled("rules")
 
 
+def cloud_dir() -> Path:
+    """The bundled cloud GPU rates folder (``cloud/rates.yaml``)."""
+    return _bundled("cloud")
+
+
 def examples_dir() -> Path:
     """The example builds (present in a source checkout only)."""
     return _PACKAGE.parent / "examples"

@@ -6,7 +6,9 @@ numbers), not by calling the rule code, and compared with what the rules say.
 
 from __future__ import annotations
 
+import math
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -74,6 +76,30 @@ def test_cpu_cores_at_n(n: int, cpu: str, catalog: Catalog, rules) -> None:
     status, text = _run(rules["cpu-cores"], _build(catalog, n, {"cpu": cpu}))
     assert status == ("pass" if cores >= need else "fail")
     assert f"{_gpus(n)} need {need}" in text
+
+
+# cores_per_gpu overrides as (written, numerator, denominator): the exact value is num / den.
+FRACTIONAL_CORES = [("0.5", 1, 2), ("1.5", 3, 2), ("2.25", 9, 4), ("2.7", 27, 10), ("3.3", 33, 10), ("0.35", 7, 20)]
+
+
+@pytest.mark.parametrize("n", NS)
+@pytest.mark.parametrize(("written", "num", "den"), FRACTIONAL_CORES)
+def test_cpu_cores_fractional_per_gpu_rounds_up_exactly(
+    n: int, written: str, num: int, den: int, catalog: Catalog, rules
+) -> None:
+    """A fractional cores_per_gpu needs the whole cores above the exact product (1.5 x 3 = 4.5 needs 5,
+    not int()'s 4); the judge is Fraction and integer ceiling division, not the rule's code."""
+    exact = Fraction(num, den) * n
+    need = max(4, -(-num * n // den))
+    assert need == max(4, math.ceil(exact))
+    # Two CPUs a core either side of the need (a real CPU with its core count changed).
+    base = catalog.parts["amd-ryzen-threadripper-3960x"]
+    for cores, expected in ((need, "pass"), (need - 1, "fail")):
+        build = _build(catalog, n, {})
+        build = build.with_part("cpu", _with(base, cores=cores, threads=2 * cores))
+        status, text = _run(rules["cpu-cores"], build, cores_per_gpu=float(written))
+        assert status == expected, text
+        assert f"{_gpus(n)} need {need}" in text
 
 
 def _psu_need(tdp: int, gpu_w: int, n: int, margin_permille: int = 1100) -> int:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Protocol
+from typing import Annotated, Any, Protocol, TypeVar
 
 import typer
 
@@ -20,7 +21,6 @@ from partpicker.cli.common import (
     check_output,
     emit,
     fail_input,
-    guarded,
     load_catalog_once,
     parse_date,
 )
@@ -28,11 +28,58 @@ from partpicker.cost import plot as cost_plot
 from partpicker.cost.formats import COST_FORMATS
 from partpicker.cost.formats import json as cost_json
 from partpicker.cost.formats.text import money, savings_text
-from partpicker.cost.model import Assumptions, CostResult, compare, machine_from_build, parse_burst
-from partpicker.errors import InputError
+from partpicker.cost.model import Assumptions, CostResult, Machine, compare, machine_from_build, parse_burst
+from partpicker.cost.rates import CloudRate, choose_rate, given
+from partpicker.errors import InputError, SettingError
+from partpicker.pricing import today
 
+T = TypeVar("T")
 CostFormat = Enum("CostFormat", {name: name for name in COST_FORMATS}, type=str)  # type: ignore[misc]
 D = Assumptions()
+
+FLAGS = {
+    "hours_per_day": "--hours-per-day",
+    "months": "--months",
+    "kwh_usd": "--kwh-price",
+    "depreciation_months": "--depreciation-months",
+    "cloud_rate": "--cloud-rate",
+    "cloud_gpu": "--cloud-gpu",
+    "reserved_1yr": "--reserved-1yr",
+    "reserved_3yr": "--reserved-3yr",
+    "storage_rate": "--storage-rate",
+    "purchase_usd": "--purchase-usd",
+    "gpus": "--gpus",
+    "draw_kw": "--draw-kw",
+    "storage_gb": "--storage-gb",
+    "utilisation": "--utilisation",
+    "gpu_price": "--gpu-price",
+    "price": "--price",
+    "burst": "--burst",
+    "prices": "--price",
+}
+"""The flag of `cost` that sets each setting a core message names in words."""
+
+HINTS = {
+    "prices": "give them with --price {arg}=USD (repeatable), price the build at another date with --as-of, "
+    "or give the whole build's price with --purchase-usd USD",
+    "gpu_price": "give the price of one GPU with --gpu-price USD, or price it at another date with --as-of",
+    "draw_kw": "give the machine's draw at the wall with --draw-kw (the article: 1 kW for 1 GPU, 2 kW for 4)",
+    "gpus": "--gpus is the machine's total GPUs; give --gpus N with --gpu-price and --draw-kw for a build without one",
+    "purchase_usd": "--purchase-usd prices the whole build; --price ROLE=USD one part",
+}
+"""Hints that name the flags, for the settings whose core hint says them in words."""
+
+
+def with_flags(fn: Callable[[], T]) -> T:
+    """Run core code; a bad setting is shown with the flag of `cost` that sets it, exit 2."""
+    try:
+        return fn()
+    except SettingError as exc:
+        flag = FLAGS.get(exc.setting)
+        hint = HINTS.get(exc.setting)
+        fail_input(exc.with_flag(flag, hint.format(arg=exc.arg) if hint else None) if flag else exc)
+    except InputError as exc:
+        fail_input(exc)
 
 
 def parse_prices(values: list[str]) -> dict[str, float]:
@@ -73,7 +120,15 @@ def cost(
     depreciation_months: Annotated[int, typer.Option(help="Straight-line depreciation to $0 over this.")] = (
         D.depreciation_months
     ),
-    cloud_rate: Annotated[float, typer.Option(help="On-demand USD per GPU-hour.")] = D.cloud_rate,
+    cloud_gpu: Annotated[
+        str | None,
+        typer.Option(
+            help="Cloud GPU class to compare with: V100, A100-40GB, A100-80GB, H100, L40S (default: by VRAM)."
+        ),
+    ] = None,
+    cloud_rate: Annotated[
+        float | None, typer.Option(help="On-demand USD per GPU-hour (default: the class's dated rate).")
+    ] = None,
     reserved_1yr: Annotated[float, typer.Option("--reserved-1yr", help="1-yr reserved, fraction of on-demand.")] = (
         D.reserved_1yr
     ),
@@ -102,7 +157,6 @@ def cost(
             months=months,
             kwh_usd=kwh_price,
             depreciation_months=depreciation_months,
-            cloud_rate=cloud_rate,
             reserved_1yr=reserved_1yr,
             reserved_3yr=reserved_3yr,
             storage_rate=storage_rate,
@@ -122,13 +176,23 @@ def cost(
             utilisation=utilisation,
             storage_gb=storage_gb,
         )
-        result = compare(machine, assumptions, peaks)
+        rate = cloud_rate_for(machine, build, cloud_gpu, cloud_rate)
+        result = compare(machine, replace(assumptions, cloud_rate=rate.usd_per_gpu_hour, cloud=rate), peaks)
         if plot is not None:
             cost_plot.write_plot(result, plot)
         return result
 
-    result = guarded(run)
+    result = with_flags(run)
     emit(COST_FORMATS[str(getattr(format, "value", format))](result), output)
+
+
+def cloud_rate_for(machine: Machine, build: Build, gpu_class: str | None, usd: float | None) -> CloudRate:
+    """The rate given (``--cloud-rate``), else the dated rate of the class asked for or that the
+    build's GPU calls for on the machine's day (docs/cost.md, "Which cloud GPU")."""
+    if usd is not None:
+        return given(usd, gpu_class)
+    day = machine.as_of or today()
+    return choose_rate(day, vram_gb=build.gpu.vram_gb if build.gpu else None, gpu_class=gpu_class)
 
 
 class _Choice(Protocol):
@@ -145,7 +209,9 @@ class _Solution(Protocol):
     def as_of(self) -> dt.date: ...
 
 
-def for_suggestion(solution: _Solution, *, as_json: bool = False) -> Any:
+def for_suggestion(
+    solution: _Solution, *, as_json: bool = False, cloud_gpu: str | None = None, cloud_rate: float | None = None
+) -> Any:
     """`suggest --cost`: the best suggestion as bought, and at full scale when that has more GPUs.
 
     The price is the suggestion's own (``now_usd``), the draw the estimate from its parts.
@@ -155,13 +221,15 @@ def for_suggestion(solution: _Solution, *, as_json: bool = False) -> Any:
     choice = solution.choices[0]
     build = choice.build
     machine = machine_from_build(build, as_of=solution.as_of, purchase_usd=choice.now_usd)
-    now = compare(machine)
+    rate = cloud_rate_for(machine, build, cloud_gpu, cloud_rate)
+    assumptions = replace(Assumptions(), cloud_rate=rate.usd_per_gpu_hour, cloud=rate)
+    now = compare(machine, assumptions)
     full = None
     if build.target_gpus > build.gpu_count and build.gpu is not None:
         full_machine = machine_from_build(
             build, as_of=solution.as_of, purchase_usd=choice.now_usd, gpus=build.target_gpus
         )
-        full = compare(full_machine)
+        full = compare(full_machine, assumptions)
     if as_json:
         return {"now": cost_json.to_dict(now), "full_scale": cost_json.to_dict(full) if full else None}
     out = [savings_text(now)]

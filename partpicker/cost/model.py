@@ -12,7 +12,8 @@ The model (docs/cost.md states it with the source of every default):
   electricity), as the article does.
 
 Everything here is pure: frozen inputs in, frozen results out, :class:`InputError` on bad
-input. Option names in messages are the CLI's, since that is where users meet them.
+input. Messages name each setting in words and carry its key (:class:`SettingError`), by
+which the CLI shows the flag that sets it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from partpicker.build import Build
-from partpicker.errors import InputError
+from partpicker.cost.rates import CloudRate
+from partpicker.errors import SettingError
 from partpicker.pricing import STALE_DAYS, PartLine, line_usd, price_lines, today
 from partpicker.rules import power
 
@@ -61,6 +63,8 @@ class Assumptions:
     """The machine loses its value in a straight line to $0 over this many months (article)."""
     cloud_rate: float = 3.00
     """On-demand price of one cloud GPU, USD per hour (article: AWS, about $2,100 a month)."""
+    cloud: CloudRate | None = None
+    """Where ``cloud_rate`` comes from (class, provider, date, source); None: the article's default."""
     reserved_1yr: float = 0.65
     """1-year reserved price as a fraction of on-demand (article)."""
     reserved_3yr: float = 0.40
@@ -69,14 +73,14 @@ class Assumptions:
     """Cloud storage, USD per GB-month, paid every month even when no GPU runs (article)."""
 
     def __post_init__(self) -> None:
-        _between("--hours-per-day", self.hours_per_day, 0, 24)
-        _whole("--months", self.months, 1, MAX_MONTHS)
-        _at_least("--kwh-price", self.kwh_usd, 0)
-        _whole("--depreciation-months", self.depreciation_months, 1, MAX_MONTHS)
-        _positive("--cloud-rate", self.cloud_rate)
-        _fraction("--reserved-1yr", self.reserved_1yr)
-        _fraction("--reserved-3yr", self.reserved_3yr)
-        _at_least("--storage-rate", self.storage_rate, 0)
+        _between("hours_per_day", self.hours_per_day, 0, 24)
+        _whole("months", self.months, 1, MAX_MONTHS)
+        _at_least("kwh_usd", self.kwh_usd, 0)
+        _whole("depreciation_months", self.depreciation_months, 1, MAX_MONTHS)
+        _positive("cloud_rate", self.cloud_rate)
+        _fraction("reserved_1yr", self.reserved_1yr)
+        _fraction("reserved_3yr", self.reserved_3yr)
+        _at_least("storage_rate", self.storage_rate, 0)
 
     def rate(self, option: str) -> float:
         """USD per GPU-hour for a cloud option."""
@@ -137,10 +141,10 @@ class Machine:
     notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        _at_least("--purchase-usd", self.purchase_usd, 0)
-        _whole("--gpus", self.gpus, 1, MAX_GPUS)
-        _positive("--draw-kw", self.draw_kw)
-        _at_least("--storage-gb", self.storage_gb, 0)
+        _at_least("purchase_usd", self.purchase_usd, 0)
+        _whole("gpus", self.gpus, 1, MAX_GPUS)
+        _positive("draw_kw", self.draw_kw)
+        _at_least("storage_gb", self.storage_gb, 0)
 
 
 @dataclass(frozen=True)
@@ -237,47 +241,72 @@ class CostResult:
 # --- validation ---------------------------------------------------------------------------
 
 
+SETTINGS: dict[str, str] = {
+    "hours_per_day": "the hours of use a day",
+    "months": "the number of months",
+    "kwh_usd": "the electricity price",
+    "depreciation_months": "the depreciation term in months",
+    "cloud_rate": "the cloud rate",
+    "reserved_1yr": "the 1-year reserved price",
+    "reserved_3yr": "the 3-year reserved price",
+    "storage_rate": "the cloud storage rate",
+    "purchase_usd": "the purchase price",
+    "gpus": "the machine's GPU count",
+    "draw_kw": "the draw at the wall",
+    "storage_gb": "the cloud storage",
+    "utilisation": "the utilisation",
+    "gpu_price": "the price of an extra GPU",
+}
+"""Each setting's key (what :class:`SettingError` carries) and how messages name it."""
+
+
+def _bad(key: str, problem: str, hint: str = "", words: str | None = None, arg: str = "") -> SettingError:
+    """``the cloud rate must be more than 0, got -1`` (the CLI: ``--cloud-rate must be ...``)."""
+    return SettingError(key, f"{words or SETTINGS[key]}{problem}", flag_what=f"{arg}{problem}", hint=hint)
+
+
 MAX_NUMBER = 1e9
 """No price, rate or quantity above this: a larger one (1e308) overflows the sums to inf and nan."""
 
 
-def _num(option: str, value: float) -> None:
+def _num(key: str, value: float, words: str | None = None, arg: str = "") -> None:
     if isinstance(value, bool) or not math.isfinite(value) or abs(value) > MAX_NUMBER:
-        raise InputError(f"{option} must be a number up to {MAX_NUMBER:g}, got {value!r}")
+        raise _bad(key, f" must be a number up to {MAX_NUMBER:g}, got {value!r}", words=words, arg=arg)
 
 
-def _between(option: str, value: float, low: float, high: float) -> None:
-    _num(option, value)
+def _between(key: str, value: float, low: float, high: float) -> None:
+    _num(key, value)
     if not low <= value <= high:
-        raise InputError(f"{option} must be between {low:g} and {high:g}, got {value:g}")
+        raise _bad(key, f" must be between {low:g} and {high:g}, got {value:g}")
 
 
-def _at_least(option: str, value: float, low: float) -> None:
-    _num(option, value)
+def _at_least(key: str, value: float, low: float) -> None:
+    _num(key, value)
     if value < low:
-        raise InputError(f"{option} must be {low:g} or more, got {value:g}")
+        raise _bad(key, f" must be {low:g} or more, got {value:g}")
 
 
-def _positive(option: str, value: float) -> None:
-    _num(option, value)
+def _positive(key: str, value: float, words: str | None = None, arg: str = "") -> None:
+    _num(key, value, words, arg)
     if value <= 0:
-        raise InputError(f"{option} must be more than 0, got {value:g}")
+        raise _bad(key, f" must be more than 0, got {value:g}", words=words, arg=arg)
 
 
-def _fraction(option: str, value: float) -> None:
-    _num(option, value)
+def _fraction(key: str, value: float) -> None:
+    _num(key, value)
     if not 0 < value <= 1:
-        raise InputError(
-            f"{option} must be a fraction of the on-demand price above 0 and at most 1, got {value:g}",
+        raise _bad(
+            key,
+            f" must be a fraction of the on-demand price above 0 and at most 1, got {value:g}",
             hint="e.g. 0.65 for 65%",
         )
 
 
-def _whole(option: str, value: int, low: int, high: int) -> None:
+def _whole(key: str, value: int, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{option} must be a whole number, got {value!r}")
+        raise _bad(key, f" must be a whole number, got {value!r}")
     if not low <= value <= high:
-        raise InputError(f"{option} must be between {low} and {high}, got {value}")
+        raise _bad(key, f" must be between {low} and {high}, got {value}")
 
 
 # --- the machine -------------------------------------------------------------------------
@@ -298,9 +327,9 @@ def estimate_draw(
 
 
 def _utilisation(value: float) -> None:
-    _num("--utilisation", value)
+    _num("utilisation", value)
     if not 0 < value <= 1:
-        raise InputError(f"--utilisation must be above 0 and at most 1, got {value:g}", hint="e.g. 0.8 for 80%")
+        raise _bad("utilisation", f" must be above 0 and at most 1, got {value:g}", hint="e.g. 0.8 for 80%")
 
 
 def machine_from_build(
@@ -360,7 +389,7 @@ def _storage(build: Build, storage_gb: float | None, notes: list[str]) -> float:
     if storage_gb is not None:
         return storage_gb
     if not build.ssds:
-        notes.append("the build has no SSD: no cloud storage is counted (set --storage-gb)")
+        notes.append("the build has no SSD: no cloud storage is counted (give the GB kept in the cloud to count it)")
     return float(sum(s.capacity_gb for s in build.ssds))
 
 
@@ -374,11 +403,11 @@ def _purchase(
 ) -> tuple[float, str, list[PriceLine]]:
     """(purchase price, its source, the lines that make it up): ``purchase_usd`` if given, else the lines' sum."""
     if purchase_usd is not None:
-        return purchase_usd, "--purchase-usd", []  # the catalog's lines do not make up this price
+        return purchase_usd, "given", []  # the catalog's lines do not make up this price
     if stale:
         notes.append(f"prices older than {STALE_DAYS} days on {day}: {', '.join(stale)}")
     purchase = sum(line_usd(p.unit_usd, p.count) for p in out)
-    return purchase, "catalog" if not prices else "catalog and --price", out
+    return purchase, "catalog" if not prices else "catalog and given part prices", out
 
 
 def _check_prices(
@@ -391,21 +420,25 @@ def _check_prices(
     """The given prices name parts of the build, are positive, and do not contradict each other."""
     unknown = sorted(set(prices) - set(lines))
     if unknown:
-        raise InputError(
-            f"--price {unknown[0]}=...: the build has no part {unknown[0]!r}",
+        raise SettingError(
+            "price",
+            f"a price is given for {unknown[0]!r}, but the build has no part {unknown[0]!r}",
+            flag_what=f" {unknown[0]}=...: the build has no part {unknown[0]!r}",
             path=build.path,
             hint=f"roles in this build: {', '.join(lines)}",
         )
     for role, usd in prices.items():
-        _positive(f"--price {role}", usd)
+        _positive("price", usd, words=f"the price of {role}", arg=f" {role}")
     if purchase_usd is not None and prices:
-        raise InputError(
-            "give either --purchase-usd or --price, not both", hint="--purchase-usd prices the whole build"
+        raise SettingError(
+            "purchase_usd",
+            "give either the whole build's price or part prices, not both",
+            hint="the whole build's price replaces every part's",
         )
     if gpu_price is not None:
-        _positive("--gpu-price", gpu_price)
+        _positive("gpu_price", gpu_price)
     if purchase_usd is not None:
-        _positive("--purchase-usd", purchase_usd)
+        _positive("purchase_usd", purchase_usd)
 
 
 def _gpu_counts(build: Build, gpus: int | None) -> tuple[int, int]:
@@ -413,17 +446,20 @@ def _gpu_counts(build: Build, gpus: int | None) -> tuple[int, int]:
     installed = build.gpu_count
     total_gpus = installed if gpus is None else gpus
     if build.gpu is None and gpus is None:
-        raise InputError(
+        raise SettingError(
+            "gpus",
             "the build has no GPU: the cost model compares GPU-hours",
             path=build.path,
-            hint="add a gpu to the build file, or give --gpus N with --gpu-price and --draw-kw",
+            hint="add a gpu to the build file, or give the machine's GPU count, the price of a GPU and the draw",
         )
-    _whole("--gpus", total_gpus, 1, MAX_GPUS)
+    _whole("gpus", total_gpus, 1, MAX_GPUS)
     if total_gpus < installed:
-        raise InputError(
-            f"--gpus {total_gpus} is fewer than the {installed} GPU(s) the build has installed",
+        raise SettingError(
+            "gpus",
+            f"{SETTINGS['gpus']} {total_gpus} is fewer than the {installed} GPU(s) the build has installed",
+            flag_what=f" {total_gpus} is fewer than the {installed} GPU(s) the build has installed",
             path=build.path,
-            hint="--gpus is the machine's total GPUs; change the count in the build file to cost fewer",
+            hint="the GPU count is the machine's total; change the count in the build file to cost fewer",
         )
     return installed, total_gpus
 
@@ -437,7 +473,7 @@ def _catalog_lines(
     stale: list[str] = []
     for role, line in lines.items():
         if role in prices:
-            out.append(PriceLine(role, line.name, line.count, prices[role], f"--price {role}"))
+            out.append(PriceLine(role, line.name, line.count, prices[role], "given"))
         elif line.usd is not None:
             yours = f" (yours: {line.price_from_user})" if line.price_from_user else ""
             name = f"{line.name} [{line.origin}]" if line.origin else line.name
@@ -455,7 +491,7 @@ def _gpu_unit(gpu_price: float | None, lines: Mapping[str, PartLine], out: list[
         gpu_line = next((p for p in out if p.role == "gpu"), None)
         if gpu_line is not None:
             return gpu_line.unit_usd, gpu_line.source
-    return gpu_price, "--gpu-price"
+    return gpu_price, "given"
 
 
 def _require_prices(
@@ -471,19 +507,25 @@ def _require_prices(
     """Every price the purchase needs is known, or an error saying how to give it."""
     if purchase_usd is None and missing:
         names = ", ".join(f"{role} ({lines[role].name})" for role in missing)
-        raise InputError(
+        raise SettingError(
+            "prices",
             f"{len(missing)} part(s) have no price on or before {day}: {names}",
+            arg=missing[0],
             path=build.path,
-            hint=f"give them with --price {missing[0]}=USD (repeatable), price the build at another date with "
-            f"--as-of, or give the whole build's price with --purchase-usd USD",
+            hint=f"give their prices (first: {missing[0]}), price the build at another date, "
+            "or give the whole build's price",
         )
     if extra and gpu_unit is None:
         gpu_name = build.gpu.name if build.gpu else "the GPU"
-        raise InputError(
-            f"{extra} extra GPU(s) for --gpus {total_gpus}, but {gpu_name} has no price on or before {day}",
+        raise SettingError(
+            "gpu_price",
+            f"{extra} extra GPU(s) for {total_gpus} GPUs, but {gpu_name} has no price on or before {day}",
             path=build.path,
-            hint="give the price of one GPU with --gpu-price USD, or price it at another date with --as-of",
+            hint="give the price of one GPU, or price it at another date",
         )
+
+
+DRAW_HINT = "give {} in kW (the article: 1 kW for 1 GPU, 2 kW for 4)"
 
 
 def _draw(
@@ -493,15 +535,16 @@ def _draw(
     est = _estimate_for(build, total_gpus, utilisation, notes)
     if draw_kw is None:
         if est is None:
-            raise InputError(
+            raise SettingError(
+                "draw_kw",
                 "the draw cannot be estimated: " + notes.pop(),
                 path=build.path,
-                hint="give the machine's draw at the wall with --draw-kw (the article: 1 kW for 1 GPU, 2 kW for 4)",
+                hint=DRAW_HINT.format("the machine's draw at the wall"),
             )
         draw, draw_source = est.kw, "estimate"
     else:
-        _positive("--draw-kw", draw_kw)
-        draw, draw_source = draw_kw, "--draw-kw"
+        _positive("draw_kw", draw_kw)
+        draw, draw_source = draw_kw, "given"
         if est is None:
             notes.append("no draw estimate: " + notes.pop())
     return est, draw, draw_source
@@ -537,6 +580,7 @@ BURST = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 BURST_UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": DAYS_PER_MONTH}
+BURST_WORDS = "the burst pattern"
 BURST_HINT = "write it as NX for D day(s)|week(s)|month(s) every P month(s), e.g. '100x for 1 week every 6 months'"
 
 
@@ -544,7 +588,7 @@ def parse_burst(text: str) -> Burst:
     """Parse ``NX for D day(s)/week(s)/month(s) every P month(s)`` (or ``every year``)."""
     match = BURST.match(text)
     if match is None:
-        raise InputError(f"--burst {text!r} is not understood", hint=BURST_HINT)
+        raise _burst_error(text, " is not understood")
 
     def number(word: str | None) -> float:
         return 1.0 if word is None or word.lower() in ("a", "an", "one") else float(word)
@@ -555,12 +599,16 @@ def parse_burst(text: str) -> Burst:
     if match["punit"].lower() == "year":
         period *= 12
     if factor <= 1:
-        raise InputError(f"--burst {text!r}: the peak must be more than 1x the machine", hint=BURST_HINT)
+        raise _burst_error(text, ": the peak must be more than 1x the machine")
     if days <= 0 or period < 1 or period != int(period):
-        raise InputError(f"--burst {text!r}: use a duration above 0 and a whole number of months", hint=BURST_HINT)
+        raise _burst_error(text, ": use a duration above 0 and a whole number of months")
     if days > period * DAYS_PER_MONTH:
-        raise InputError(f"--burst {text!r}: a burst cannot last longer than the time between bursts", hint=BURST_HINT)
+        raise _burst_error(text, ": a burst cannot last longer than the time between bursts")
     return Burst(factor=factor, days=days, every_months=int(period), text=" ".join(text.split()))
+
+
+def _burst_error(text: str, problem: str) -> SettingError:
+    return SettingError("burst", f"{BURST_WORDS} {text!r}{problem}", flag_what=f" {text!r}{problem}", hint=BURST_HINT)
 
 
 def _money(usd: float) -> str:
@@ -630,6 +678,8 @@ def compare(machine: Machine, assumptions: Assumptions | None = None, burst: Bur
     }
     ratios = {m: {k: _ratio(rows[m - 1].cloud_total[k], rows[m - 1].own_net) for k in CLOUD} for m in RATIO_MONTHS}
     notes = list(machine.notes)
+    if a.cloud is not None:
+        notes.extend(a.cloud.notes)
     notes.append(
         "reserved prices are billed monthly as the article does; stopping before the end of a term "
         "still owes the rest of it (not counted here)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from partpicker.cost.formats.text import headline, money, times, when
+from partpicker.cost.formats.text import headline, money, rate_text, times, when
 from partpicker.cost.model import CLOUD, LABEL, RATIO_MONTHS, CostResult
 from partpicker.html import CostCurve, CostSeries, PageView, PartRow, Section, render_page
 from partpicker.validate.formats.html import source_label
@@ -42,10 +42,8 @@ def part_rows(result: CostResult) -> tuple[PartRow, ...]:
             )
         )
     bought = sum(p.unit_usd * p.count for p in result.machine.lines)
-    if result.machine.purchase_source == "--purchase-usd":  # the build's price was given as one sum
-        rows.insert(
-            0, PartRow("build", "the build as written", 1, result.machine.purchase_usd - bought, "--purchase-usd")
-        )
+    if result.machine.purchase_source == "given":  # the build's price was given as one sum
+        rows.insert(0, PartRow("build", "the build as written", 1, result.machine.purchase_usd - bought, "given"))
     return tuple(rows)
 
 
@@ -59,6 +57,7 @@ def monthly(result: CostResult) -> tuple[str, ...]:
         f"depreciation {money(result.depreciation_month)} / month (straight line to $0 over "
         f"{a.depreciation_months} months)",
     ]
+    out.append(f"cloud rate {rate_text(a)}")
     for k in CLOUD:
         out.append(
             f"{LABEL[k]} {money(result.gpu_month[k] + result.storage_month)} / month "

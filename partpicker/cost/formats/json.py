@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 from partpicker.cost.formats.text import headline
-from partpicker.cost.model import ARTICLE_DRAW_KW, CostResult
+from partpicker.cost.model import ARTICLE_DRAW_KW, Assumptions, CostResult
 
 
 def to_dict(result: CostResult) -> dict[str, Any]:
@@ -85,9 +85,28 @@ def _assumptions(result: CostResult) -> dict[str, Any]:
         "kwh_usd": a.kwh_usd,
         "depreciation_months": a.depreciation_months,
         "cloud_rate": a.cloud_rate,
+        "cloud_rate_used": _cloud_rate(a),
         "reserved_1yr": a.reserved_1yr,
         "reserved_3yr": a.reserved_3yr,
         "storage_rate": a.storage_rate,
+    }
+
+
+def _cloud_rate(a: Assumptions) -> dict[str, Any]:
+    """Where the on-demand rate comes from: its class, provider, instance, date and source."""
+    c = a.cloud
+    if c is None:
+        return {"usd_per_gpu_hour": a.cloud_rate, "kind": "article", "source": "the article's 2018 AWS figure"}
+    return {
+        "usd_per_gpu_hour": c.usd_per_gpu_hour,
+        "gpu_class": c.gpu_class,
+        "provider": c.provider,
+        "instance": c.instance,
+        "gpus_per_instance": c.gpus_per_instance,
+        "date": c.date_text,
+        "kind": c.kind,
+        "source": c.source,
+        "why": c.why,
     }
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from partpicker.cost.model import ARTICLE_DRAW_KW, CLOUD, LABEL, RATIO_MONTHS, CostResult, DrawEstimate
+from partpicker.cost.model import ARTICLE_DRAW_KW, CLOUD, LABEL, RATIO_MONTHS, Assumptions, CostResult, DrawEstimate
+from partpicker.pricing import line_usd
 
 SHORT = {"on-demand": "on-demand", "reserved-1yr": "1-yr res.", "reserved-3yr": "3-yr res."}
 MARK = {"own_paid": "o", "on-demand": "D", "reserved-1yr": "1", "reserved-3yr": "3"}
@@ -104,8 +105,9 @@ def _own(result: CostResult) -> list[str]:
     out.append("Own")
     out.append(f"  {'purchase':<14} {money(m.purchase_usd):>12}  ({m.purchase_source})")
     for line in m.lines:
-        count = f"{line.count} x " if line.count > 1 else ""
-        out.append(f"    {line.role:<12} {money(line.unit_usd):>12}  {count}{line.name}  ({line.source})")
+        total = money(line_usd(line.unit_usd, line.count))
+        what = f"{line.count} x {line.name} @ {money(line.unit_usd)} = {total}" if line.count > 1 else line.name
+        out.append(f"    {line.role:<12} {total:>12}  {what}  ({line.source})")
     out.append(f"  {'draw':<14} {_draw_text(result)}")
     out.append(
         f"  {'electricity':<14} {money(result.electricity_month):>12} / month  "
@@ -123,6 +125,7 @@ def _cloud(result: CostResult) -> list[str]:
     m, a = result.machine, result.assumptions
     out: list[str] = []
     out.append("Cloud")
+    out.append(f"  {'rate':<14} {rate_text(a)}")
     storage = f"storage {m.storage_gb:,.0f} GB x ${a.storage_rate:.2f} = {money(result.storage_month)}"
     for k in CLOUD:
         bill = result.gpu_month[k] + result.storage_month
@@ -132,6 +135,19 @@ def _cloud(result: CostResult) -> list[str]:
             how = f"${a.rate(k):.2f}/GPU-h ({a.rate(k) / a.cloud_rate:.0%}) x {m.gpus} GPU(s), every hour"
         out.append(f"  {LABEL[k]:<14} {money(bill):>12} / month  ({how}; + {storage})")
     return out
+
+
+def rate_text(a: Assumptions) -> str:
+    """The on-demand rate used and where it comes from: class, provider, instance, date, source."""
+    c = a.cloud
+    if c is None:
+        return f"${a.cloud_rate:.2f}/GPU-h on demand (the article's 2018 AWS figure)"
+    if c.kind == "given":
+        return f"${c.usd_per_gpu_hour:.2f}/GPU-h on demand (given)"
+    return (
+        f"${c.usd_per_gpu_hour:.2f}/GPU-h on demand: {c.gpu_class} ({c.why}), {c.provider} {c.instance}, "
+        f"{c.date_text} [{c.kind}: {c.source}]"
+    )
 
 
 def _table(result: CostResult) -> list[str]:
@@ -215,7 +231,7 @@ def _grid(series: dict[str, Sequence[float]], n: int, cols: int, top: float, hei
 
 def savings_text(result: CostResult) -> str:
     """A few lines for another command's output (e.g. `suggest --cost`)."""
-    lines = [headline(result)]
+    lines = [headline(result), f"  cloud rate: {rate_text(result.assumptions)}"]
     lines.append("  break-even: " + ", ".join(f"{LABEL[k]} {when(result.break_even[k])}" for k in CLOUD))
     for months in RATIO_MONTHS:
         ratios = ", ".join(f"{LABEL[k]} {times(result.ratios[months][k])}" for k in CLOUD)
