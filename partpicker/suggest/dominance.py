@@ -106,7 +106,7 @@ def _psu(p: Psu, sc: Scores) -> Signature:
 
 def _case(p: Case, sc: Scores) -> Signature:
     score: tuple[float, ...] = (sc.up(p.expansion_slots), sc.up(p.max_gpu_length_mm), sc.up(p.max_cooler_height_mm))
-    if sc.strict:  # psu-case-mounts is a warning: it binds only with --strict
+    if sc.binds("psu-case-mounts"):  # a warning: it binds only with --strict, or enforced
         score += (sc.up(p.psu_mounts),)
     return (frozenset(p.form_factors), frozenset(p.psu_form_factors)), score
 
