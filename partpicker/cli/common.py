@@ -7,7 +7,7 @@ import gc
 import math
 import os
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
@@ -18,7 +18,7 @@ from partpicker import output as write_output
 from partpicker.build import BuildFile
 from partpicker.catalog import Catalog
 from partpicker.catalog.load import broken_catalog
-from partpicker.errors import ExitCode, InputError, excerpt, printable
+from partpicker.errors import ExitCode, InputError, SettingError, excerpt, printable
 
 T = TypeVar("T")
 
@@ -69,6 +69,19 @@ def guarded(fn: Callable[[], T]) -> T:
     """Run core code; bad input becomes one message on stderr and exit code 2."""
     try:
         return fn()
+    except InputError as exc:
+        fail_input(exc)
+
+
+def guarded_flags(fn: Callable[[], T], flags: Mapping[str, str], hints: Mapping[str, str] | None = None) -> T:
+    """:func:`guarded`, and a bad setting the core names in words (:class:`SettingError`) is
+    shown with the flag of this command that sets it (``flags``: key -> flag; ``hints``: key ->
+    a hint naming the flags, with ``{arg}`` for what the setting was for)."""
+    try:
+        return fn()
+    except SettingError as exc:
+        flag, hint = flags.get(exc.setting), (hints or {}).get(exc.setting)
+        fail_input(exc.with_flag(flag, hint.format(arg=exc.arg) if hint else None) if flag else exc)
     except InputError as exc:
         fail_input(exc)
 

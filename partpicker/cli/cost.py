@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from enum import Enum
 from pathlib import Path
@@ -21,6 +21,7 @@ from partpicker.cli.common import (
     check_output,
     emit,
     fail_input,
+    guarded_flags,
     load_catalog_once,
     parse_date,
 )
@@ -30,7 +31,7 @@ from partpicker.cost.formats import json as cost_json
 from partpicker.cost.formats.text import money, savings_text
 from partpicker.cost.model import Assumptions, CostResult, Machine, compare, machine_from_build, parse_burst
 from partpicker.cost.rates import CloudRate, choose_rate, given
-from partpicker.errors import InputError, SettingError
+from partpicker.errors import InputError
 from partpicker.pricing import today
 
 T = TypeVar("T")
@@ -68,18 +69,6 @@ HINTS = {
     "purchase_usd": "--purchase-usd prices the whole build; --price ROLE=USD one part",
 }
 """Hints that name the flags, for the settings whose core hint says them in words."""
-
-
-def with_flags(fn: Callable[[], T]) -> T:
-    """Run core code; a bad setting is shown with the flag of `cost` that sets it, exit 2."""
-    try:
-        return fn()
-    except SettingError as exc:
-        flag = FLAGS.get(exc.setting)
-        hint = HINTS.get(exc.setting)
-        fail_input(exc.with_flag(flag, hint.format(arg=exc.arg) if hint else None) if flag else exc)
-    except InputError as exc:
-        fail_input(exc)
 
 
 def parse_prices(values: list[str]) -> dict[str, float]:
@@ -182,7 +171,7 @@ def cost(
             cost_plot.write_plot(result, plot)
         return result
 
-    result = with_flags(run)
+    result = guarded_flags(run, FLAGS, HINTS)
     emit(COST_FORMATS[str(getattr(format, "value", format))](result), output)
 
 

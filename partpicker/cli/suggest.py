@@ -25,6 +25,7 @@ from partpicker.cli.common import (
     fail_input,
     finite,
     guarded,
+    guarded_flags,
     load_catalog_once,
     parse_date,
 )
@@ -160,7 +161,7 @@ def suggest(
         report = evaluate(best, rules, as_of=solution.as_of, verified_only=verified_only) if best else None
         return solution, report
 
-    solution, report = guarded(run)
+    solution, report = guarded_flags(run, FLAGS)
     if wall is not None:  # the findings again, with wall-circuit on the named circuit
         report = guarded(lambda: workplan.report_of(solution, wall, verified_only=verified_only))
         solution = with_report(solution, report)
@@ -178,6 +179,10 @@ def suggest(
         raise typer.Exit(solution.exit_code)
 
 
+FLAGS = {"require": "--require", "gpu": "--gpu", "exclude": "--exclude", "start_gpus": "--start-gpus"}
+"""The flag of `suggest` that sets each setting a core message names in words."""
+
+
 def _echo(solution: Solution, report: Report | None, fmt: str, costed: Any, cost: bool) -> None:
     """Print the answer; with --cost, its cost comparison (in JSON: in the one object)."""
     if fmt == "json":
@@ -187,6 +192,8 @@ def _echo(solution: Solution, report: Report | None, fmt: str, costed: Any, cost
         emit(json.dumps(doc, indent=2, allow_nan=False))
         return
     emit(SUGGEST_FORMATS[fmt](solution, report))
+    if solution.retry_as_of is not None:
+        emit(f"  try --as-of {solution.retry_as_of}, or a larger --stale-days")
     if costed is not None:
         emit("")
         emit(costed)
