@@ -53,7 +53,8 @@ def test_price_of_matches_the_rule_stated_over_every_point(points: list[tuple[in
     on one day the last listed wins."""
     base = dt.date(2020, 1, 1)
     prices = [Price(usd=usd, date=base + dt.timedelta(days=d), source="t", kind=k) for d, k, usd in points]  # type: ignore[arg-type]
-    part = Part.model_validate({"id": "p", "name": "P", "brand": "B", "sources": ["t"], "prices": [p.model_dump() for p in prices]})
+    raw = {"id": "p", "name": "P", "brand": "B", "sources": ["t"], "prices": [p.model_dump() for p in prices]}
+    part = Part.model_validate(raw)
     on = base + dt.timedelta(days=day)
     market = [(i, p) for i, p in enumerate(part.prices) if p.date <= on and p.kind != "msrp"]
     msrp = [(i, p) for i, p in enumerate(part.prices) if p.date <= on and p.kind == "msrp"]

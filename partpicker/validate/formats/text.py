@@ -70,7 +70,8 @@ def _parts(report: Report) -> list[str]:
     for role, p in report.parts.items():
         what = p.name
         if p.count > 1:  # count x unit = the line total in the column
-            what = f"{p.count} x {p.name}" + (f" @ ${p.usd:,.2f} = ${p.line_usd:,.2f}" if p.line_usd is not None else "")
+            priced = f" @ ${p.usd:,.2f} = ${p.line_usd:,.2f}" if p.line_usd is not None else ""
+            what = f"{p.count} x {p.name}{priced}"
         out.append(f"  {role:<12} {money(p.line_usd)}  {what}{_when(p)}")
         if role in report.part_evidence:
             out.append(f"  {'':<12} {'':>10}  evidence: {summary_text(report.part_evidence[role])}")
