@@ -7,12 +7,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Protocol, TypeVar
+from typing import Annotated, Any, Protocol
 
 import typer
 
 from partpicker.build import Build, load_build
 from partpicker.cli.common import (
+    SETTING_FLAGS,
     AllowBrokenOpt,
     AsOfOpt,
     CatalogOpt,
@@ -21,7 +22,7 @@ from partpicker.cli.common import (
     check_output,
     emit,
     fail_input,
-    guarded_flags,
+    guarded,
     load_catalog_once,
     parse_date,
 )
@@ -34,31 +35,11 @@ from partpicker.cost.rates import CloudRate, choose_rate, given
 from partpicker.errors import InputError
 from partpicker.pricing import today
 
-T = TypeVar("T")
 CostFormat = Enum("CostFormat", {name: name for name in COST_FORMATS}, type=str)  # type: ignore[misc]
 D = Assumptions()
 
-FLAGS = {
-    "hours_per_day": "--hours-per-day",
-    "months": "--months",
-    "kwh_usd": "--kwh-price",
-    "depreciation_months": "--depreciation-months",
-    "cloud_rate": "--cloud-rate",
-    "cloud_gpu": "--cloud-gpu",
-    "reserved_1yr": "--reserved-1yr",
-    "reserved_3yr": "--reserved-3yr",
-    "storage_rate": "--storage-rate",
-    "purchase_usd": "--purchase-usd",
-    "gpus": "--gpus",
-    "draw_kw": "--draw-kw",
-    "storage_gb": "--storage-gb",
-    "utilisation": "--utilisation",
-    "gpu_price": "--gpu-price",
-    "price": "--price",
-    "burst": "--burst",
-    "prices": "--price",
-}
-"""The flag of `cost` that sets each setting a core message names in words."""
+FLAGS = SETTING_FLAGS
+"""The flags of `cost` (every command spells a setting's flag the same way)."""
 
 HINTS = {
     "prices": "give them with --price {arg}=USD (repeatable), price the build at another date with --as-of, "
@@ -171,7 +152,7 @@ def cost(
             cost_plot.write_plot(result, plot)
         return result
 
-    result = guarded_flags(run, FLAGS, HINTS)
+    result = guarded(run, HINTS)
     emit(COST_FORMATS[str(getattr(format, "value", format))](result), output)
 
 

@@ -25,7 +25,6 @@ from partpicker.cli.common import (
     fail_input,
     finite,
     guarded,
-    guarded_flags,
     load_catalog_once,
     parse_date,
 )
@@ -161,7 +160,7 @@ def suggest(
         report = evaluate(best, rules, as_of=solution.as_of, verified_only=verified_only) if best else None
         return solution, report
 
-    solution, report = guarded_flags(run, FLAGS)
+    solution, report = guarded(run)
     if wall is not None:  # the findings again, with wall-circuit on the named circuit
         report = guarded(lambda: workplan.report_of(solution, wall, verified_only=verified_only))
         solution = with_report(solution, report)
@@ -177,10 +176,6 @@ def suggest(
         emit(workplan.circuit_lines(solution, wall))
     if solution.exit_code:
         raise typer.Exit(solution.exit_code)
-
-
-FLAGS = {"require": "--require", "gpu": "--gpu", "exclude": "--exclude", "start_gpus": "--start-gpus"}
-"""The flag of `suggest` that sets each setting a core message names in words."""
 
 
 def _echo(solution: Solution, report: Report | None, fmt: str, costed: Any, cost: bool) -> None:
