@@ -145,6 +145,12 @@ class Part(Strict):
                 "field_evidence names {fields}, not a spec field of a {category}",
                 {"fields": ", ".join(unknown), "category": self.category},
             )
+        if self.evidence in WEAK_EVIDENCE and self.notes is None:
+            raise PydanticCustomError(
+                "evidence_note",
+                "a {kind} evidence default needs the part's notes to name the document or the rule",
+                {"kind": self.evidence},
+            )
         return self
 
     def evidence_of(self, field: str) -> Evidence | None:
@@ -154,6 +160,8 @@ class Part(Strict):
             return own
         if self.evidence is None:
             return None
+        if self.evidence in WEAK_EVIDENCE:  # the part's notes name the document (checked on load)
+            return Evidence(kind=self.evidence, note=self.notes)
         return Evidence(kind=self.evidence)
 
     @field_validator("id")

@@ -84,6 +84,18 @@ CASE_TAKES_SOURCES = [
     "SSI EEB specification 3.61 (Server System Infrastructure Forum, 2004)",
 ]
 
+# PCPartPicker's part type (its list export's "Type" column) of each build role: one table,
+# that `import pcpartpicker` reads back and the pcpartpicker format writes.
+PCPARTPICKER_TYPES: dict[str, str] = {
+    "cpu": "CPU",
+    "cooler": "CPU Cooler",
+    "motherboard": "Motherboard",
+    "ram": "Memory",
+    "ssd": "Storage",
+    "gpu": "Video Card",
+    "case": "Case",
+    "psu": "Power Supply",
+}
 PSU_FORM_FACTORS = ["ATX", "SFX", "SFX-L", "TFX", "EPS"]
 MEMORY_TYPES = ["DDR3", "DDR4", "DDR5"]
 SSD_FORM_FACTORS = ["M.2-2230", "M.2-2242", "M.2-2260", "M.2-2280", "M.2-22110", "2.5in", "U.2", "AIC"]

@@ -1,19 +1,28 @@
-"""Shared fixtures: the bundled catalog and rules, loaded once."""
+"""Shared fixtures: the bundled catalog and rules, loaded once; the work every CLI test would
+otherwise repeat (parsing the same YAML, building the typer command) done once per session."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from functools import cache
+import copy
+import datetime as dt
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
+import typer.main
+import typer.testing
 
+from partpicker import pricing, yamlio
 from partpicker.catalog import Catalog, Problem, load_catalog
 from partpicker.catalog import checks as catalog_checks
 from partpicker.catalog import diff as catalog_diff
 from partpicker.catalog import load as catalog_load
+from partpicker.errors import InputError
 from partpicker.rules.rulebook import RuleSpec, load_rules
 
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 SHARED = ROOT.parent / "shared"
@@ -46,12 +55,99 @@ def _mtime(path: Path) -> int:
         return path.lstat().st_mtime_ns
 
 
+_check_catalog = catalog_checks.check_catalog
+_checked: dict[tuple[Any, ...], tuple[Catalog, tuple[Problem, ...]]] = {}
+
+
+def check_catalog_once(
+    paths: Sequence[str | Path] | None = None, *, skip: frozenset[str] = frozenset()
+) -> tuple[Catalog, list[Problem]]:
+    """:func:`check_catalog`, checking each parsed catalog once per set of checks and day (what
+    every CLI command does first, ~30 ms): the checks read nothing but the catalog (the same
+    object while its files are unchanged, see :func:`read_catalog_once`) and today's date."""
+    catalog, _ = read_catalog_once(paths)
+    key = (id(catalog), skip, pricing.today(), tuple(catalog_checks.LINT_CHECKS.items()))
+    if key not in _checked or _checked[key][0] is not catalog:
+        checked, problems = _check_catalog(paths, skip=skip)
+        _checked[key] = (checked, tuple(problems))
+    checked, problems = _checked[key]
+    return checked, list(problems)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _catalog_parsed_once() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         for module in (catalog_load, catalog_checks, catalog_diff):
             patch.setattr(module, "read_catalog", read_catalog_once)
+        patch.setattr(catalog_checks, "check_catalog", check_catalog_once)
         yield
+
+
+_parse_yaml = yamlio.parse
+
+
+@lru_cache(maxsize=1024)
+def _parsed(text: str, limits: tuple[tuple[str, int], ...]) -> yamlio.Loaded:
+    return _parse_yaml(text, "<cached>")
+
+
+def parse_yaml_once(text: str, path: str | Path) -> yamlio.Loaded:
+    """:func:`yamlio.parse`, parsing each text once per session. What it returns is a pure
+    function of the text and :data:`yamlio.LIMITS` (the key; the path only names the file in an
+    error), and pure-Python YAML is slow: every `validate` reads the 21 rule files (~0.1 s),
+    every catalog test the same catalog files. Each caller gets its own deep copy, so nothing
+    one test changes reaches another; a text that fails is parsed anew, so its error names its
+    own file."""
+    try:
+        loaded = _parsed(text, tuple(sorted(yamlio.LIMITS.items())))
+    except InputError:
+        return _parse_yaml(text, path)
+    return yamlio.Loaded(_copy(loaded.data), copy.deepcopy(loaded.duplicates))
+
+
+_SCALARS = (str, int, float, bool, type(None), bytes, dt.date, dt.datetime)
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of parsed YAML, lines and all (``copy.deepcopy`` is several times slower)."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is yamlio.LineDict or kind is dict:
+        out = kind((k, _copy(v)) for k, v in value.items())
+    elif kind is yamlio.LineList or kind is list:
+        out = kind(_copy(v) for v in value)
+    else:
+        return copy.deepcopy(value)
+    for name, attr in vars(value).items():
+        setattr(out, name, copy.copy(attr))
+    return out
+
+
+_commands: dict[int, tuple[Any, Any]] = {}
+_get_command = typer.main.get_command
+
+
+def command_once(app: typer.Typer) -> Any:
+    """typer's click command for ``app``, built once: CliRunner builds it on every invoke, and
+    typer evaluates every option's annotations to do so (~60 ms a call)."""
+    app_id = id(app)
+    if app_id not in _commands or _commands[app_id][0] is not app:
+        _commands[app_id] = (app, _get_command(app))
+    return _commands[app_id][1]
+
+
+_once = pytest.MonkeyPatch()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Before collection, since test modules read rules and models when they are imported."""
+    _once.setattr(yamlio, "parse", parse_yaml_once)
+    _once.setattr(typer.testing, "_get_command", command_once)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    _once.undo()
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -70,3 +166,14 @@ def catalog() -> Catalog:
 @pytest.fixture(scope="session")
 def rules() -> dict[str, RuleSpec]:
     return load_rules()
+
+
+def fast_first(values: Iterable[T], fast: int) -> list[Any]:
+    """Parameters for a test over many cases: the first ``fast`` run in the default (fast)
+    suite, the rest are marked ``slow`` (CI runs them: ``pytest -m 'slow or browser'``). A
+    tuple is one case of several arguments, as for ``parametrize`` with several names."""
+    slow = pytest.mark.slow
+    return [
+        v if i < fast else pytest.param(*(v if isinstance(v, tuple) else (v,)), marks=slow)
+        for i, v in enumerate(values)
+    ]

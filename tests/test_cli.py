@@ -76,8 +76,8 @@ def test_json_is_one_object() -> None:
     assert set(doc) >= {"build", "profile", "target_gpus", "verdict", "parts", "total_usd", "findings"}
     assert {f["status"] for f in doc["findings"]} <= {"pass", "fail", "unknown"}
     unknown = sorted(f["rule"] for f in doc["findings"] if f["status"] == "unknown")
-    # the slot map decides gpu-slots and the topology rules that read the layout
-    assert unknown == ["gpu-chipset-lanes", "gpu-slots", "gpu-x4-links", "m2-nvme", "m2-slot"]
+    # the slot map decides gpu-slots and the topology rules that read the layout (its M.2 sockets are known)
+    assert unknown == ["gpu-chipset-lanes", "gpu-slots", "gpu-x4-links"]
     assert doc["parts"]["cpu"]["id"] == "amd-ryzen-threadripper-1920x"
     assert doc["parts"]["cpu"]["price_date"] <= "2018-09-01"
     assert doc["total_usd"] == pytest.approx(
@@ -134,6 +134,6 @@ def test_unknown_rules_are_notices_that_say_what_is_missing() -> None:
     lines = result.stdout.splitlines()
     notices = [n for n in lines if n.startswith("::notice") and "title=verify before you buy::" not in n]
     slots = [n for n in notices if "title=gpu-slots::" in n]
-    assert len(notices) == 5 and len(slots) == 1  # m2-slot, m2-nvme and the three rules that need the slot map
+    assert len(notices) == 3 and len(slots) == 1  # the three rules that need the slot map (its M.2 sockets are known)
     assert all(n.count("not checked") == 1 for n in notices)
     assert "pcie_slots of Gigabyte X399 AORUS Gaming 7" in slots[0]

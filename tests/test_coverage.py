@@ -35,7 +35,7 @@ def run(*args: str):
 def _raw_parts(folder: Path) -> list[tuple[str, dict[str, Any]]]:
     out = []
     for path in sorted(folder.glob("*.yaml")):
-        doc = yaml.safe_load(path.read_text())
+        doc = yaml.load(path.read_text(), Loader=yaml.CSafeLoader)
         out += [(doc["category"], part) for part in doc["parts"]]
     return out
 

@@ -151,3 +151,18 @@ def test_github_and_sarif_mention_the_facts_to_verify() -> None:
     }
     notes = {r["ruleId"] for r in run0["results"] if "verify before you buy" in r["message"]["text"]}
     assert notes == {"cpu-cores", "case-form-factor"}
+
+
+def test_a_weak_evidence_default_takes_its_note_from_the_parts_notes() -> None:
+    import pytest
+    from pydantic import ValidationError
+
+    from partpicker.models import Psu
+
+    base = {"id": "test-psu", "name": "Test PSU", "brand": "Test", "sources": ["a manual"], "watts": 1000}
+    with pytest.raises(ValidationError, match="needs the part's notes"):
+        Psu.model_validate({**base, "evidence": "recalled"})
+    part = Psu.model_validate({**base, "evidence": "recalled", "notes": "Test PSU manual, p. 3 (recalled)"})
+    ev = part.evidence_of("watts")
+    assert ev is not None and ev.kind == "recalled" and ev.note == "Test PSU manual, p. 3 (recalled)"
+    assert Psu.model_validate({**base, "evidence": "maker"}).evidence_of("watts").note is None

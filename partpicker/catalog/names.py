@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
@@ -313,17 +313,7 @@ def _profile(part: Part, category: str) -> _Profile:
     # the name without its parenthesised part number ("(TURBO-RTX3090-24G)")
     bare = re.sub(r"\([^)]*\d[^)]*\)", " ", part.name)
     named = read(bare, category).words
-    words: set[str] = set(brand) | set(named)
-    for alias in part.aliases:
-        said = read(alias, category).words
-        if " " in alias.strip() or not re.search(r"\d", alias):
-            words.update(said)
-        else:  # a part number ("FD-C-MES2A-01") matches whole, as an exact alias; but "-GAMING"
-            words.update(w for w in said if w.isalpha() and len(w) >= 4)
-    for tok in list(words):
-        # "HX1200" also answers "HX 1200"; not "SN850X" for "SN 850" (the suffix is identity)
-        if re.fullmatch(r"[a-z]{2,}\d{3,}", tok):
-            words.update(_pieces(tok))
+    words = _part_words(part, category, brand, named)
     core = set(named) - set(brand) - OPTIONAL.get(category, frozenset())
     variants = {w for w in named if w in VARIANTS.get(category, frozenset())}
     if category == "ssd" and re.search(r"\bm\.2\b", part.name, re.IGNORECASE):
@@ -343,6 +333,23 @@ def _profile(part: Part, category: str) -> _Profile:
     )
     _PROFILES[id(part)] = (part, category, profile)
     return profile
+
+
+def _part_words(part: Part, category: str, brand: tuple[str, ...], named: tuple[str, ...]) -> set[str]:
+    """The words a query may use for a part: its brand, its name's, its aliases', and the
+    pieces of glued model codes."""
+    words: set[str] = set(brand) | set(named)
+    for alias in part.aliases:
+        said = read(alias, category).words
+        if " " in alias.strip() or not re.search(r"\d", alias):
+            words.update(said)
+        else:  # a part number ("FD-C-MES2A-01") matches whole, as an exact alias; but "-GAMING"
+            words.update(w for w in said if w.isalpha() and len(w) >= 4)
+    for tok in list(words):
+        # "HX1200" also answers "HX 1200"; not "SN850X" for "SN 850" (the suffix is identity)
+        if re.fullmatch(r"[a-z]{2,}\d{3,}", tok):
+            words.update(_pieces(tok))
+    return words
 
 
 def _label(text: str) -> str:
@@ -442,6 +449,36 @@ def resolve(query: str, category: str, parts: Sequence[Part]) -> Resolution:
     """The part of ``category`` among ``parts`` that ``query`` names (see the module doc)."""
     wanted = query.strip()
     pool = [p for p in parts if p.category == category]
+    named = _by_id_or_exact(wanted, query, category, pool)
+    if named is not None:
+        return named
+    reading = read(wanted, category)
+    words = identity_tokens(wanted, category)
+    if not words and not reading.specs:
+        return NotFound(query, category, tuple(closest(query, category, pool)))
+    said = _said(reading)
+    fitting = [p for p in pool if _fits(reading, words, _profile(p, category), category)]
+    prof = {p.id: _profile(p, category) for p in fitting}
+    strict = [p for p in fitting if prof[p.id].variants <= said]
+    contenders = _contenders(fitting, strict, prof, said, category)
+    contenders.sort(key=lambda p: -score(query, p, category))
+    return _verdict(query, category, pool, contenders, strict)
+
+
+def _verdict(query: str, category: str, pool: Sequence[Part], contenders: list[Part], strict: list[Part]) -> Resolution:
+    """One strict contender is the part; no strict one, not found (the contenders first among
+    the closest); several, a tie."""
+    if len(contenders) == 1 and contenders[0] in strict:
+        return Resolved(contenders[0], "tokens")
+    if not any(p in strict for p in contenders):
+        rest = [p for p in closest(query, category, pool) if p not in contenders]
+        return NotFound(query, category, tuple((contenders + rest)[:5]))
+    return Ambiguous(query, category, tuple(contenders[:8]))
+
+
+def _by_id_or_exact(wanted: str, query: str, category: str, pool: Sequence[Part]) -> Resolution | None:
+    """The part with ``wanted`` as its id, or as its exact name or alias (with or without the
+    brand); a tie of exact names; or None."""
     for p in pool:
         if p.id == wanted:
             return Resolved(p, "id")
@@ -454,16 +491,21 @@ def resolve(query: str, category: str, parts: Sequence[Part]) -> Resolution:
         return Resolved(exact[0], "exact")
     if len(exact) > 1:
         return Ambiguous(query, category, tuple(exact))
+    return None
 
-    reading = read(wanted, category)
-    words = identity_tokens(wanted, category)
-    if not words and not reading.specs:
-        return NotFound(query, category, tuple(closest(query, category, pool)))
-    said = set(reading.words) | ({"m2"} if reading.specs.get("form") == "m2" else set())
-    said |= {bit for w in reading.words for bit in _pieces(w)}  # "1080ti" says "ti"
-    fitting = [p for p in pool if _fits(reading, words, _profile(p, category), category)]
-    prof = {p.id: _profile(p, category) for p in fitting}
-    strict = [p for p in fitting if prof[p.id].variants <= said]
+
+def _said(reading: Reading) -> set[str]:
+    """Every word a query says, with the pieces of glued codes ("1080ti" says "ti") and "m2"
+    for an M.2 form."""
+    said = set(reading.words) | {bit for w in reading.words for bit in _pieces(w)}
+    return said | ({"m2"} if reading.specs.get("form") == "m2" else set())
+
+
+def _contenders(
+    fitting: list[Part], strict: list[Part], prof: dict[str, _Profile], said: set[str], category: str
+) -> list[Part]:
+    """The fitting parts still in the running, strict ones (whose variant words the query
+    says) first."""
     # A part with a variant word the query lacks is never the answer; it is left out when a
     # part without it explains the query ("Define 7" is the Define 7, not the Define 7 XL),
     # and otherwise shown as a tie or as the closest.
@@ -480,18 +522,17 @@ def resolve(query: str, category: str, parts: Sequence[Part]) -> Resolution:
     # ("Phanteks Enthoo Pro" is the Enthoo Pro, not the Enthoo Pro 2).
     tight = [a for a in strict if prof[a.id].core and prof[a.id].core <= said]
     contenders = [p for p in contenders if not any(prof[p.id].core > prof[a.id].core for a in tight)]
-    # Parts that differ only by maker: the maker the query names ("NVIDIA GTX 1080 Ti FE").
+    return _by_maker(contenders, prof, said)
+
+
+def _by_maker(contenders: list[Part], prof: dict[str, _Profile], said: set[str]) -> list[Part]:
+    """Of parts that differ only by maker, those of the maker the query names ("NVIDIA GTX
+    1080 Ti FE"), if it names one."""
     if len(contenders) > 1 and len({prof[p.id].core for p in contenders}) == 1:
         branded = [p for p in contenders if prof[p.id].brand <= said]
         if branded:
-            contenders = branded
-    contenders.sort(key=lambda p: -score(query, p, category))
-    if len(contenders) == 1 and contenders[0] in strict:
-        return Resolved(contenders[0], "tokens")
-    if not any(p in strict for p in contenders):
-        rest = [p for p in closest(query, category, pool) if p not in contenders]
-        return NotFound(query, category, tuple((contenders + rest)[:5]))
-    return Ambiguous(query, category, tuple(contenders[:8]))
+            return branded
+    return contenders
 
 
 def closest(query: str, category: str, parts: Sequence[Part], limit: int = 5) -> list[Part]:
@@ -521,8 +562,7 @@ def search(query: str, category: str, parts: Sequence[Part]) -> list[Part]:
     pool = [p for p in parts if p.category == category]
     reading = read(query, category)
     words = identity_tokens(query, category)
-    said = set(reading.words) | {bit for w in reading.words for bit in _pieces(w)}
-    said |= {"m2"} if reading.specs.get("form") == "m2" else set()
+    said = _said(reading)
     hard = HARD_VARIANTS.get(category, frozenset())
     ranked: list[tuple[int, float, Part]] = []
     for part in pool:
@@ -544,51 +584,82 @@ def describe(part: Part) -> list[str]:
 
 def _traits(part: Part) -> list[tuple[str, str]]:
     """(kind, text) facts that may tell this part from a similar one."""
-    out: list[tuple[str, str]] = [("brand", part.brand)]
-    if isinstance(part, Gpu):
-        if part.vram_gb is not None:
-            out.append(("vram", f"{part.vram_gb:g} GB"))
-        if part.cooler is not None:
-            out.append(("cooler", f"cooler {part.cooler}"))
-        if part.slot_width is not None:
-            out.append(("slots", f"{part.slot_width:g}-slot"))
-        if part.length_mm is not None:
-            out.append(("length", f"{part.length_mm} mm"))
-    elif isinstance(part, Ram):
-        out.append(("kit", f"{part.modules} x {part.module_gb} GB"))
-        out.append(("speed", f"{part.memory_type}-{part.speed_mts}" if part.speed_mts else part.memory_type))
-        if part.registered:
-            out.append(("reg", "registered"))
-        if part.ecc:
-            out.append(("ecc", "ECC"))
-    elif isinstance(part, Ssd):
-        out.append(("capacity", f"{part.capacity_gb} GB"))
-        out.append(("form", f"{part.form_factor} {part.interface}"))
-    elif isinstance(part, Psu):
-        out.append(("watts", f"{part.watts} W"))
-        if part.efficiency:
-            out.append(("efficiency", part.efficiency))
-    elif isinstance(part, Cpu):
-        out.append(("socket", part.socket))
-        if part.cores is not None:
-            out.append(("cores", f"{part.cores} cores"))
-    elif isinstance(part, Motherboard):
-        out.append(("socket", part.socket))
-        out.append(("form", part.form_factor))
-    elif isinstance(part, Case):
-        out.append(("form", "/".join(part.form_factors)))
-        if part.max_gpu_length_mm is not None:
-            out.append(("gpu", f"GPU <= {part.max_gpu_length_mm} mm"))
-    elif isinstance(part, Cooler):
-        if part.kind is not None:
-            out.append(("kind", part.kind))
-        if part.height_mm is not None:
-            out.append(("height", f"{part.height_mm} mm"))
-        if part.radiator_mm is not None:
-            out.append(("radiator", f"{part.radiator_mm} mm"))
-        if part.bracket_sockets:
-            out.append(("sockets", "/".join(part.bracket_sockets)))
+    facts = next((fn for cls, fn in _TRAITS.items() if isinstance(part, cls)), None)
+    return [("brand", part.brand), *(facts(part) if facts else [])]
+
+
+def _gpu_traits(part: Gpu) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    if part.vram_gb is not None:
+        out.append(("vram", f"{part.vram_gb:g} GB"))
+    if part.cooler is not None:
+        out.append(("cooler", f"cooler {part.cooler}"))
+    if part.slot_width is not None:
+        out.append(("slots", f"{part.slot_width:g}-slot"))
+    if part.length_mm is not None:
+        out.append(("length", f"{part.length_mm} mm"))
     return out
+
+
+def _ram_traits(part: Ram) -> list[tuple[str, str]]:
+    out = [
+        ("kit", f"{part.modules} x {part.module_gb} GB"),
+        ("speed", f"{part.memory_type}-{part.speed_mts}" if part.speed_mts else part.memory_type),
+    ]
+    if part.registered:
+        out.append(("reg", "registered"))
+    if part.ecc:
+        out.append(("ecc", "ECC"))
+    return out
+
+
+def _ssd_traits(part: Ssd) -> list[tuple[str, str]]:
+    return [("capacity", f"{part.capacity_gb} GB"), ("form", f"{part.form_factor} {part.interface}")]
+
+
+def _psu_traits(part: Psu) -> list[tuple[str, str]]:
+    return [("watts", f"{part.watts} W"), *([("efficiency", part.efficiency)] if part.efficiency else [])]
+
+
+def _cpu_traits(part: Cpu) -> list[tuple[str, str]]:
+    return [("socket", part.socket), *([("cores", f"{part.cores} cores")] if part.cores is not None else [])]
+
+
+def _motherboard_traits(part: Motherboard) -> list[tuple[str, str]]:
+    return [("socket", part.socket), ("form", part.form_factor)]
+
+
+def _case_traits(part: Case) -> list[tuple[str, str]]:
+    out = [("form", "/".join(part.form_factors))]
+    if part.max_gpu_length_mm is not None:
+        out.append(("gpu", f"GPU <= {part.max_gpu_length_mm} mm"))
+    return out
+
+
+def _cooler_traits(part: Cooler) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    if part.kind is not None:
+        out.append(("kind", part.kind))
+    if part.height_mm is not None:
+        out.append(("height", f"{part.height_mm} mm"))
+    if part.radiator_mm is not None:
+        out.append(("radiator", f"{part.radiator_mm} mm"))
+    if part.bracket_sockets:
+        out.append(("sockets", "/".join(part.bracket_sockets)))
+    return out
+
+
+# The traits of each kind of part, by its model class.
+_TRAITS: dict[type[Part], Callable[[Any], list[tuple[str, str]]]] = {
+    Gpu: _gpu_traits,
+    Ram: _ram_traits,
+    Ssd: _ssd_traits,
+    Psu: _psu_traits,
+    Cpu: _cpu_traits,
+    Motherboard: _motherboard_traits,
+    Case: _case_traits,
+    Cooler: _cooler_traits,
+}
 
 
 def listing(parts: Iterable[Part]) -> str:

@@ -27,27 +27,9 @@ from markdown_it.token import Token
 
 from partpicker.catalog.load import Catalog
 from partpicker.errors import InputError
+from partpicker.vocab import PCPARTPICKER_TYPES
 
-ROLE_OF_TYPE = {
-    "cpu": "cpu",
-    "cpu cooler": "cooler",
-    "motherboard": "motherboard",
-    "memory": "ram",
-    "storage": "ssd",
-    "video card": "gpu",
-    "case": "case",
-    "power supply": "psu",
-}
-TYPE_OF_ROLE = {
-    "cpu": "CPU",
-    "cooler": "CPU Cooler",
-    "motherboard": "Motherboard",
-    "ram": "Memory",
-    "ssd": "Storage",
-    "gpu": "Video Card",
-    "case": "Case",
-    "psu": "Power Supply",
-}
+ROLE_OF_TYPE = {kind.casefold(): role for role, kind in PCPARTPICKER_TYPES.items()}
 COUNTED = ("gpu", "ram")
 
 # PCPartPicker's spec suffixes, by role (what is left is the part's name and its key specs).

@@ -119,10 +119,7 @@ def suggest(
 ) -> None:
     """Propose the cheapest valid build that can scale to N GPUs (exact, over the whole catalog)."""
     day = parse_date(as_of, "--as-of")
-    if str(format) == "html":
-        check_output(output)
-    elif output is not None:
-        guarded(lambda: write_output.check_target(output, "--output"))
+    _check_target(str(format), output)
     if start_gpus > gpus:
         fail_input(InputError(f"--start-gpus {start_gpus} is more than --gpus {gpus}"))
     request = Request(
@@ -176,6 +173,14 @@ def suggest(
         emit(workplan.circuit_lines(solution, wall))
     if solution.exit_code:
         raise typer.Exit(solution.exit_code)
+
+
+def _check_target(fmt: str, output: Path | None) -> None:
+    """Exit 2 before any work if ``--output`` (the page, or the build file) cannot be written."""
+    if fmt == "html":
+        check_output(output)
+    elif output is not None:
+        guarded(lambda: write_output.check_target(output, "--output"))
 
 
 def _echo(solution: Solution, report: Report | None, fmt: str, costed: Any, cost: bool) -> None:

@@ -5,18 +5,8 @@ build can be pasted where such lists are, and read back by `partpicker import pc
 from __future__ import annotations
 
 from partpicker.validate.report import Report
+from partpicker.vocab import PCPARTPICKER_TYPES
 
-TYPE_OF_ROLE = {
-    "cpu": "CPU",
-    "cooler": "CPU Cooler",
-    "motherboard": "Motherboard",
-    "ram": "Memory",
-    "ssd": "Storage",
-    "gpu": "Video Card",
-    "case": "Case",
-    "power supply": "Power Supply",
-    "psu": "Power Supply",
-}
 ORDER = ("cpu", "cooler", "motherboard", "ram", "ssd", "gpu", "case", "psu")
 
 
@@ -28,7 +18,7 @@ def render(report: Report) -> str:
     out = [f"partpicker build: {_escape(report.build)}", "", "Type|Item|Price", ":----|:----|:----"]
     lines = sorted(report.parts.items(), key=lambda kv: ORDER.index(kv[0].split("-")[0]))
     for label, line in lines:
-        kind = TYPE_OF_ROLE[label.split("-")[0]]
+        kind = PCPARTPICKER_TYPES[label.split("-")[0]]
         price = f"${line.usd:,.2f}" if line.usd is not None else ""
         mark = " (generic part)" if line.origin and line.origin.startswith("generic") else ""
         for _ in range(line.count):
