@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from enum import IntEnum
 from pathlib import Path
 
@@ -48,6 +49,8 @@ def _escaped(ch: str) -> str:
 
 def excerpt(value: object, limit: int = 80) -> str:
     """A short, printable quotation of a user value for a message: ``'abc…' (12,345 chars)``."""
+    if isinstance(value, dt.date):  # as the user wrote it, not datetime.date(1, 1, 1)
+        value = value.isoformat()
     text = printable(value if isinstance(value, str) else repr(value))
     quote = "'" if isinstance(value, str) else ""
     if len(text) <= limit:

@@ -5,10 +5,13 @@ Each maker builds its input under a fresh folder and returns the command lines t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Callable
+import stat
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from tests.fuzz.strategies import EXAMPLES, ROOT
 
@@ -119,6 +122,52 @@ parts:
     sources: [x]
 """
 
+
+def _mixed_link(folder: Path) -> Path:
+    for src in CATALOG.glob("*.yaml"):
+        (folder / src.name).write_bytes(src.read_bytes())
+    (folder / "zz-gone.yaml").symlink_to(folder / "nowhere.yaml")
+    return folder
+
+
+def _oversized(folder: Path) -> Path:
+    path = folder / "psu.yaml"
+    with path.open("wb") as handle:  # sparse: 2 MB of NUL after the header, no disk used
+        handle.write(_psu().encode())
+        handle.truncate(2 * 1024 * 1024)
+    return path
+
+
+def _socket(folder: Path) -> Path:
+    import socket
+
+    path = folder / "psu.yaml"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.bind(str(path))
+    sock.close()
+    return path
+
+
+def _link_to_dev_zero(folder: Path) -> Path:
+    (folder / "psu.yaml").symlink_to("/dev/zero")
+    return folder
+
+
+def _unreadable(folder: Path) -> Path:
+    (folder / "psu.yaml").write_text(_psu())
+    (folder / "psu.yaml").chmod(0)
+    return folder
+
+
+MANY_PARTS = "category: psu\nparts:\n" + "".join(
+    f"  - id: example-psu-{i}\n    name: Example PSU {i}\n    brand: Example\n    watts: 1600\n    sources: [x]\n"
+    for i in range(5000)
+)
+SLOT_0 = SLOT_11.replace("position: 11", "position: 0")
+SLOT_DUP = SLOT_11.replace("PCIE_7, position: 11", "PCIE_1, position: 2")
+JSONL_PSU = '{"category": "psu", "id": "x-psu", "name": "X", "brand": "X", "watts": 1500, "sources": ["x"]}'
+
+
 CORRUPTIONS: dict[str, Callable[[Path], list[list[str]]]] = {
     "usd-inf": _file("psu.yaml", _psu(usd=".inf")),
     "usd-nan": _file("psu.yaml", _psu(usd=".nan")),
@@ -198,7 +247,57 @@ CORRUPTIONS: dict[str, Callable[[Path], list[list[str]]]] = {
     "symlink-loop": _special(_link_loop),
     "folder-loop": _special(_dir_loop),
     "empty-folder": _special(_empty_folder),
+    "tabs": _file("psu.yaml", _psu().replace("    ", "\t")),
+    "tab-after-colon": _file("psu.yaml", _psu().replace("watts: ", "watts:\t")),
+    "watts-negative": _file("psu.yaml", _psu(watts="-1600")),
+    "watts-zero": _file("psu.yaml", _psu(watts="0")),
+    "watts-null": _file("psu.yaml", _psu(watts="null")),
+    "usd-zero": _file("psu.yaml", _psu(usd="0")),
+    "usd-string": _file("psu.yaml", _psu(usd='"300"')),
+    "date-year-1-price": _file("psu.yaml", _psu(date="0001-01-01")),
+    "date-month-13": _file("psu.yaml", _psu(date="2025-13-01")),
+    "date-as-number": _file("psu.yaml", _psu(date="20250101")),
+    "multi-document": _file("psu.yaml", _psu() + "---\n" + _psu()),
+    "yaml-directive": _file("psu.yaml", "%YAML 9.9\n---\n" + _psu()),
+    "merge-key-scalar": _file("psu.yaml", _psu().replace("brand: Example", "<<: 5\n    brand: Example")),
+    "long-key": _file("psu.yaml", _psu().replace("brand: Example", "k" * 30_000 + ": 1\n    brand: Example")),
+    "many-parts": _file("psu.yaml", MANY_PARTS),
+    "oversized-file": _special(_oversized),
+    "socket": _special(_socket),
+    "link-to-dev-zero": _special(_link_to_dev_zero),
+    "unreadable-file": _special(_unreadable),
+    "missing-path": _special(lambda folder: folder / "nowhere.yaml"),
+    "mixed-watts-string": _mixed("zz-psu.yaml", _psu(watts='"1500"')),
+    "mixed-hpwr-bool": _mixed("zz-psu.yaml", _psu().replace("watts: 1600", "watts: 1600\n    hpwr_12v: true")),
+    "mixed-date-feb-30": _mixed("zz-psu.yaml", _psu(date="2025-02-30")),
+    "mixed-price-year-1": _mixed("zz-psu.yaml", _psu(date="0001-01-01")),
+    "mixed-ansi-name": _mixed("zz-psu.yaml", _psu().replace("Example PSU", '"\\e[2J\\e[31mPASS"')),
+    "mixed-slot-position-0": _mixed("zz-board.yaml", SLOT_0),
+    "mixed-slot-duplicate-label": _mixed("zz-board.yaml", SLOT_DUP),
+    "mixed-duplicate-real-id": _mixed("zz-psu.yaml", _psu().replace("example-psu", "evga-supernova-1600-p2")),
+    "mixed-broken-symlink": _special(_mixed_link),
+    "jsonl-trailing-garbage": _file("parts.jsonl", JSONL_PSU + " trailing\n"),
+    "jsonl-blank-lines": _file("parts.jsonl", "\n\n   \n"),
+    "jsonl-huge-line": _file("parts.jsonl", JSONL_PSU.replace('"X"', '"' + "X" * 1_000_000 + '"', 1) + "\n"),
+    "jsonl-duplicate-keys": _file("parts.jsonl", JSONL_PSU[:-1] + ', "watts": 9}\n'),
+    "jsonl-bool-watts": _file("parts.jsonl", JSONL_PSU.replace('"watts": 1500', '"watts": true') + "\n"),
+    "jsonl-control-name": _file("parts.jsonl", JSONL_PSU.replace('"name": "X"', '"name": "\\u001b[31mX"') + "\n"),
 }
+
+BENIGN = frozenset(
+    {
+        "bom",
+        "crlf",
+        "tab-after-colon",
+        "folder-loop",
+        "many-parts",
+        "jsonl-blank-lines",
+        *(["unreadable-file"] if os.geteuid() == 0 else []),
+    }
+)
+"""Classes that are not corrupt, only odd or large: a BOM, CRLF line ends, a tab after a colon
+(valid YAML), a link loop through a folder (not followed), 5,000 valid parts (a stress test: it
+must not hang), blank JSONL lines, a file only root can read when run as root."""
 
 
 def _out(target: Callable[[Path], str]) -> Callable[[Path], list[list[str]]]:
@@ -210,6 +309,34 @@ def _out(target: Callable[[Path], str]) -> Callable[[Path], list[list[str]]]:
         return [["suggest", "--output", path], ["cost", ARTICLE, "--plot", plot]]
 
     return make
+
+
+@contextlib.contextmanager
+def full_disk() -> Iterator[None]:
+    """Every temporary file the safe writer opens is /dev/full: the data write fails with ENOSPC
+    (a full disk, without filling one)."""
+    from partpicker import output
+
+    real_open = os.open
+
+    def open_full(path: Any, flags: int, mode: int = 0o777) -> int:
+        if str(path).endswith(".tmp"):
+            return real_open("/dev/full", os.O_WRONLY)
+        return real_open(path, flags, mode)
+
+    class _Os:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(os, name)
+
+        open = staticmethod(open_full)
+        fchmod = staticmethod(lambda fd, mode: None)  # never chmod /dev/full itself
+
+    saved = output.os
+    output.os = _Os()  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        output.os = saved
 
 
 def _symlink(folder: Path) -> str:
@@ -262,4 +389,57 @@ OUTPUT_PATHS: dict[str, Callable[[Path], list[list[str]]]] = {
     "new-file": _out(lambda folder: str(folder / "new.yaml")),
     "long-name": _out(lambda folder: str(folder / ("n" * 300 + ".yaml"))),
     "control-chars-in-name": _out(lambda folder: str(folder / "\x1b[31mred.yaml")),
+    "read-only-folder": _out(lambda folder: "/sys/partpicker-fuzz.yaml"),
+    "full-disk": _out(lambda folder: str(folder / "full.yaml")),
+    "full-disk-existing": _out(_existing),
 }
+
+PATCHES: dict[str, Callable[[], contextlib.AbstractContextManager[None]]] = {
+    "full-disk": full_disk,
+    "full-disk-existing": full_disk,
+}
+"""Classes that run inside a context (a simulated full disk)."""
+
+WRITES = frozenset({"existing-file", "new-file", "control-chars-in-name"})
+"""Output classes where the write must succeed; every other one must be refused (exit 2)."""
+
+
+def check_outputs(label: str, folder: Path, codes: list[int | None]) -> list[str]:
+    """What went wrong after an output class ran: a wrong exit code, a temporary file left
+    behind, a mode not kept, a link, FIFO or folder replaced, the old file clobbered."""
+    wrong: list[str] = []
+    want = "0, 1 or 3" if label in WRITES else "2"
+    if any((c in (0, 1, 3)) != (label in WRITES) for c in codes):
+        wrong.append(f"exit codes {codes}, wanted {want}")
+    left = [p.name for p in folder.iterdir() if p.name.endswith(".tmp")]
+    if left:
+        wrong.append(f"left behind: {left}")
+    old = folder / "old.yaml"
+    if old.exists() and stat.S_IMODE(old.stat().st_mode) != 0o644:
+        wrong.append(f"old.yaml is now {stat.S_IMODE(old.stat().st_mode):o}, was 644")
+    if label == "existing-file" and old.read_text() == "old\n":
+        wrong.append("old.yaml was not replaced")
+    if label == "full-disk-existing" and old.read_text() != "old\n":
+        wrong.append("old.yaml was clobbered by a failed write")
+    if (folder / "real.yaml").exists() and (folder / "real.yaml").read_text() != "keep\n":
+        wrong.append("the file behind the symlink was written")
+    for name, test in (("link.yaml", Path.is_symlink), ("out.yaml", Path.is_dir), ("p.yaml", Path.is_fifo)):
+        if name in {p.name for p in folder.iterdir()} and not test(folder / name):
+            wrong.append(f"{name} was replaced")
+    if label == "full-disk" and (folder / "full.yaml").exists():
+        wrong.append("full.yaml exists after a failed write")
+    return wrong
+
+
+def check_catalog_class(label: str, codes: list[int | None]) -> list[str]:
+    """A corrupt catalog must fail `catalog check` (both formats) and be refused by validate and
+    suggest (exit 2), never used silently."""
+    if label in BENIGN:
+        return []
+    check, check_json, validate, suggest = codes
+    wrong = []
+    if check == 0 or check_json == 0:
+        wrong.append("catalog check passed it")
+    if validate != 2 or suggest != 2:
+        wrong.append(f"validate/suggest exit {validate}/{suggest}, wanted 2/2")
+    return wrong

@@ -113,6 +113,10 @@ class Tally:
     bad_json: int = 0
     max_message: int = 0
     slowest: float = 0.0
+    seconds: float = 0.0
+    missed: list[str] = field(default_factory=list)
+    """Runs that exited cleanly but wrongly: a corrupt catalog passed or used, an output path
+    replaced or left half-written (see tests/fuzz/corruptions.py)."""
 
     def add(self, outcome: Outcome) -> Outcome:
         self.tried += 1
@@ -124,18 +128,20 @@ class Tally:
         self.bad_json += outcome.bad_json
         self.max_message = max(self.max_message, outcome.message_len)
         self.slowest = max(self.slowest, outcome.seconds)
+        self.seconds += outcome.seconds
         return outcome
 
     def row(self) -> str:
         return (
             f"| {self.name} | {self.tried:,} | {self.clean:,} | {len(self.tracebacks)} | {len(self.hangs)} | "
-            f"{self.max_message:,} | {self.bad_json} | {self.slowest:.1f} |"
+            f"{self.max_message:,} | {self.bad_json} | {len(self.missed)} | {self.slowest:.1f} | {self.seconds:.0f} |"
         )
 
 
 HEADER = (
-    "| input class | tried | clean | tracebacks | hangs > 20 s | max message chars | invalid JSON | slowest s |\n"
-    "|---|---:|---:|---:|---:|---:|---:|---:|"
+    "| input class | tried | clean | tracebacks | hangs > 20 s | max message chars | invalid JSON | wrong outcome "
+    "| slowest s | total s |\n"
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 )
 
 

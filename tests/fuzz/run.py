@@ -13,6 +13,7 @@ in tests/data/builds/invalid/fuzz-*.yaml.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import shutil
 import sys
@@ -20,25 +21,35 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 from partpicker.catalog import load_catalog
+from partpicker.models import CATEGORIES, spec_fields
 from partpicker.rules.rulebook import load_rules
 from tests.fuzz import strategies as fz
-from tests.fuzz.corruptions import CORRUPTIONS, OUTPUT_PATHS
+from tests.fuzz.corruptions import ARTICLE, CORRUPTIONS, OUTPUT_PATHS, PATCHES, check_catalog_class, check_outputs
 from tests.fuzz.harness import HEADER, Tally, real_names, run_cli, write_text
 
+SEED: list[int] = []
+"""The --seed, if given: each fuzz class then draws the same inputs every run."""
 
-def _settings(n: int) -> settings:
-    return settings(
+
+def _settings(n: int) -> Callable[[Any], Any]:
+    chosen = settings(
         max_examples=n,
         deadline=None,
         database=None,
         phases=[Phase.generate],
         suppress_health_check=list(HealthCheck),
     )
+
+    def apply(test: Any) -> Any:
+        return seed(SEED[0])(chosen(test)) if SEED else chosen(test)
+
+    return apply
 
 
 def fuzz_builds(n: int, work: Path, crashes: Path | None) -> Tally:
@@ -77,16 +88,49 @@ def fuzz_options(n: int) -> Tally:
     return tally
 
 
-def run_classes(name: str, classes: dict[str, Callable[[Path], list[list[str]]]], work: Path) -> Tally:
-    """Each class makes its input under a fresh folder and names the commands to run on it."""
+def fuzz_entries(n: int, work: Path) -> Tally:
+    """``n`` catalog files: a real part with fields set to hostile values, or junk."""
+    tally = Tally("catalog entries (hypothesis)")
+    catalog = load_catalog()
+    fields = {name: list(spec_fields(cls)) for name, cls in CATEGORIES.items()}
+    seeds = {
+        c: [p.model_dump(mode="json", exclude_defaults=True) for p in ps[:3]] for c, ps in catalog.by_category.items()
+    }
+
+    @_settings(n)
+    @given(doc=fz.catalog_entries(fields, seeds), fmt=st.sampled_from(["text", "json"]))
+    def one(doc: object, fmt: str) -> None:
+        path = write_text(work / "part.yaml", fz.dump(doc))
+        args = (
+            ["catalog", "check", str(path), "--format", fmt]
+            if fmt == "json"
+            else ["validate", ARTICLE, "--catalog", str(path)]
+        )
+        outcome = tally.add(run_cli(args))
+        if not outcome.clean:
+            print("  not clean:", outcome, file=sys.stderr)
+
+    one()
+    return tally
+
+
+Checker = Callable[[str, Path, list[int | None]], list[str]]
+
+
+def run_classes(name: str, classes: dict[str, Callable[[Path], list[list[str]]]], work: Path, check: Checker) -> Tally:
+    """Each class makes its input under a fresh folder and names the commands to run on it;
+    ``check`` says what came out wrong though it exited cleanly."""
     tally = Tally(name)
     for label, make in classes.items():
         folder = work / label
         folder.mkdir(parents=True)
-        for args in make(folder):
-            outcome = tally.add(run_cli(args))
+        with PATCHES.get(label, contextlib.nullcontext)():
+            outcomes = [tally.add(run_cli(args)) for args in make(folder)]
+        for outcome in outcomes:
             if not outcome.clean:
                 print(f"  {label}: not clean:", outcome, file=sys.stderr)
+        wrong = check(label, folder, [o.exit_code for o in outcomes])
+        tally.missed.extend(f"{label}: {w}" for w in wrong)
     return tally
 
 
@@ -94,8 +138,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--builds", type=int, default=5000)
     parser.add_argument("--options", type=int, default=500)
+    parser.add_argument("--entries", type=int, default=200, help="hypothesis catalog files")
+    parser.add_argument("--seed", type=int, default=None, help="hypothesis seed (to split a run over time)")
+    parser.add_argument("--skip-classes", action="store_true", help="no catalog or output-path classes")
     parser.add_argument("--save-crashes", type=Path, default=None)
     args = parser.parse_args(argv)
+    if args.seed is not None:
+        SEED.append(args.seed)
     if args.save_crashes:
         args.save_crashes.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
@@ -105,17 +154,35 @@ def main(argv: list[str] | None = None) -> int:
         tallies = [
             *([fuzz_builds(args.builds, work / "builds", args.save_crashes)] if args.builds else []),
             *([fuzz_options(args.options)] if args.options else []),
-            run_classes(f"catalog corruptions ({len(CORRUPTIONS)} classes)", CORRUPTIONS, work / "catalogs"),
-            run_classes(f"output paths ({len(OUTPUT_PATHS)} classes)", OUTPUT_PATHS, work / "outputs"),
+            *([fuzz_entries(args.entries, work / "builds")] if args.entries else []),
+            *(
+                []
+                if args.skip_classes
+                else [
+                    run_classes(
+                        f"catalog corruptions ({len(CORRUPTIONS)} classes)",
+                        CORRUPTIONS,
+                        work / "catalogs",
+                        lambda label, _folder, codes: check_catalog_class(label, codes),
+                    ),
+                    run_classes(
+                        f"output paths ({len(OUTPUT_PATHS)} classes)", OUTPUT_PATHS, work / "outputs", check_outputs
+                    ),
+                ]
+            ),
         ]
+    print("catalog corruption classes:", ", ".join(CORRUPTIONS))
+    print("output path classes:", ", ".join(OUTPUT_PATHS))
     print(HEADER)
     for tally in tallies:
         print(tally.row())
     for tally in tallies:
         for outcome in tally.tracebacks[:10] + tally.hangs[:10]:
             print(f"{tally.name}: {outcome}")
+        for wrong in tally.missed:
+            print(f"{tally.name}: wrong outcome: {wrong}")
     print(f"{time.perf_counter() - start:.0f} s; seeds and crashers: see --save-crashes")
-    bad = sum(len(t.tracebacks) + len(t.hangs) + t.bad_json for t in tallies)
+    bad = sum(len(t.tracebacks) + len(t.hangs) + t.bad_json + len(t.missed) for t in tallies)
     return 1 if bad or any(t.max_message >= 2000 for t in tallies) else 0
 
 

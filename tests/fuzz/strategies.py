@@ -198,8 +198,19 @@ def option_sets() -> st.SearchStrategy[list[str]]:
                 st.sampled_from(["RTX 3090", "\ud800", "", "A" * 500]).map(lambda v: ["--gpu", v]),
                 st.sampled_from(["json", "text", "xml"]).map(lambda v: ["--format", v]),
                 st.sampled_from([["--cost"], ["--strict"], ["--allow-unknown"], ["--top", "3"], ["--top", "0"]]),
+                st.sampled_from(["gpu=RTX 3090", "x", "", "cpu=\x1b[2J"]).map(lambda v: ["--exclude", v]),
+                st.sampled_from(["0", "1000", "-1", "1e9", "x"]).map(lambda v: ["--min-storage", v]),
+                st.sampled_from(["now", "full", "x"]).map(lambda v: ["--objective", v]),
+                st.sampled_from(["0", "1", "250", "2000", "2001", "nan", "x"]).map(lambda v: ["--power-limit", v]),
+                st.sampled_from(["llama-3.1-70b", "llama-3.1-405b", "x", "", "\ud800"]).map(
+                    lambda v: ["--workload", v]
+                ),
+                st.sampled_from(["us-15a", "eu-16a", "x", "", "15A/120V"]).map(lambda v: ["--circuit", v]),
+                number.map(lambda v: ["--headroom", v]),
+                st.sampled_from(["/dev/zero", "/nonexistent", str(ROOT / "examples")]).map(lambda v: ["--parts", v]),
+                st.sampled_from([["--verified-only"], ["--format", "html"], ["--allow-broken-catalog"]]),
             ),
-            max_size=4,
+            max_size=5,
         ),
     )
     validate = st.tuples(
@@ -210,7 +221,10 @@ def option_sets() -> st.SearchStrategy[list[str]]:
                 days.map(lambda v: ["--stale-days", v]),
                 st.sampled_from(["json", "text", "github", "sarif", "x"]).map(lambda v: ["--format", v]),
                 st.sampled_from(["/dev/zero", "/dev/null", "/nonexistent", str(ROOT)]).map(lambda v: ["--catalog", v]),
-                st.just(["--strict"]),
+                st.sampled_from(["/dev/zero", "/nonexistent", str(EXAMPLES[1])]).map(lambda v: ["--parts", v]),
+                st.sampled_from(["0", "250", "9999", "x"]).map(lambda v: ["--power-limit", v]),
+                st.sampled_from(["us-15a", "x", ""]).map(lambda v: ["--circuit", v]),
+                st.sampled_from([["--strict"], ["--verified-only"], ["--format", "html"]]),
             ),
             max_size=3,
         ),
@@ -226,16 +240,45 @@ def option_sets() -> st.SearchStrategy[list[str]]:
                 st.sampled_from(["100x for 1 week every 6 months", "x", "1e9x for 1 week every 1 months"]).map(
                     lambda v: ["--burst", v]
                 ),
-                st.sampled_from(["json", "text"]).map(lambda v: ["--format", v]),
+                st.sampled_from(["json", "text", "html"]).map(lambda v: ["--format", v]),
                 date.map(lambda v: ["--as-of", v]),
+                st.sampled_from(["0", "1", "4", "-1", "1000", "x"]).map(lambda v: ["--gpus", v]),
+                number.map(lambda v: ["--purchase-usd", v]),
+                st.sampled_from(["gpu=800", "gpu=inf", "x", "=5", "psu=-1", "cpu=1e999"]).map(lambda v: ["--price", v]),
+                number.map(lambda v: ["--utilisation", v]),
+                number.map(lambda v: ["--draw-kw", v]),
+                st.sampled_from(["0", "1", "36", "-1", "99999999999"]).map(lambda v: ["--depreciation-months", v]),
+                st.sampled_from(["A100", "H100", "x", "", "\x1b[31m"]).map(lambda v: ["--cloud-gpu", v]),
+                number.map(lambda v: ["--cloud-rate", v]),
+                number.map(lambda v: ["--reserved-1yr", v]),
+                number.map(lambda v: ["--reserved-3yr", v]),
+                number.map(lambda v: ["--storage-rate", v]),
+                number.map(lambda v: ["--storage-gb", v]),
             ),
-            max_size=4,
+            max_size=5,
         ),
     )
     catalog = st.tuples(
-        st.sampled_from([["catalog", "check"], ["catalog", "list"]]),
+        st.sampled_from(
+            [
+                ["catalog", "check"],
+                ["catalog", "list"],
+                ["catalog", "coverage"],
+                ["catalog", "checks"],
+                ["catalog", "diff"],
+            ]
+        ),
         st.lists(
-            st.sampled_from([["/dev/zero"], [str(ROOT / "examples")], ["--format", "json"], ["gpu"], ["\x1b"]]),
+            st.sampled_from(
+                [
+                    ["/dev/zero"],
+                    [str(ROOT / "examples")],
+                    ["--format", "json"],
+                    ["gpu"],
+                    ["\x1b"],
+                    [str(ROOT / "catalogs")],
+                ]
+            ),
             max_size=2,
         ),
     )

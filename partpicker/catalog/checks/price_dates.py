@@ -1,24 +1,24 @@
-"""price: every price has a date on or before today."""
+"""price-future: every price is dated on or before today, and not before 1990 (no GPU of
+this catalog was sold then; a year-1 date is a typo or a corrupt entry)."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 
 from partpicker import pricing
 from partpicker.catalog import Catalog, Problem
 from partpicker.catalog.checks.interface import lint, problem
 
+EARLIEST = dt.date(1990, 1, 1)
 
-@lint("price-future", "a price dated after today")
+
+@lint("price-future", "a price dated after today, or before 1990")
 def check(catalog: Catalog) -> Iterator[Problem]:
     today = pricing.today()
     for part in catalog:
         for i, price in enumerate(part.prices):
-            if price.date > today:
-                yield problem(
-                    catalog,
-                    "price-future",
-                    part.id,
-                    f"price ${price.usd:,.2f} is dated {price.date}, after today",
-                    ["prices", i],
-                )
+            if price.date > today or price.date < EARLIEST:
+                when = "after today" if price.date > today else f"before {EARLIEST}"
+                message = f"price ${price.usd:,.2f} is dated {price.date}, {when}"
+                yield problem(catalog, "price-future", part.id, message, ["prices", i])
