@@ -11,12 +11,16 @@ slows every contender alike):
 - **end to end**: the real command, ``partpicker suggest --gpus N --as-of AS_OF --catalog
   FILE --format json``, wall clock from the parent and peak RSS from ``wait4``;
 - **load / solve**: ``benchmarks/run.py --measure FILE``, which times ``load_catalog`` and
-  ``solve`` inside one process.
+  ``solve`` inside one process;
+- **CP-SAT**: ``benchmarks/cpsat.py FILE`` (the `bench` extra: OR-Tools), the same problem as a
+  CP-SAT model built from the same catalog and rule evaluations, end to end in its own process
+  (load, build, solve); its optimum must equal partpicker's. A model too big to build (more
+  class combinations in its rule tables than ``--max-combos``) is shown as such.
 
 It prints medians, and the ratios the issue sets targets for: end to end / floor
 (<= 1.5), peak MB at 1M (<= 500), growth (time ratio / size ratio; 1.0 is linear). The
 answers of the command and of the in-process solve must agree (the same cheapest total),
-else the run fails. OR-Tools CP-SAT is not run here (see benchmarks/README.md).
+else the run fails; so must CP-SAT's.
 """
 
 from __future__ import annotations
@@ -56,7 +60,15 @@ def _peak_of(cmd: list[str]) -> tuple[float, float, float, str]:
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out.decode()
 
 
-def one_round(path: Path, gpus: int, as_of: str) -> dict[str, Any]:
+def _cpsat(path: Path, gpus: int, as_of: str, max_combos: int) -> dict[str, Any]:
+    """CP-SAT end to end in its own process: wall, CPU, peak and its answer (or why none)."""
+    cmd = [sys.executable, str(HERE / "cpsat.py"), str(path), "--gpus", str(gpus), "--as-of", as_of]
+    wall, cpu, peak, out = _peak_of([*cmd, "--max-combos", str(max_combos)])
+    found = json.loads(out.strip().splitlines()[-1])
+    return {"cpsat_s": wall, "cpsat_cpu_s": cpu, "cpsat_mb": peak, "cpsat_usd": found.get("usd", found.get("error"))}
+
+
+def one_round(path: Path, gpus: int, as_of: str, max_combos: int = 0) -> dict[str, Any]:
     floor, floor_cpu, floor_mb, _ = _peak_of([sys.executable, "-c", FLOOR, str(path)])
     cli = [sys.executable, "-m", "partpicker.cli", "suggest", "--gpus", str(gpus), "--as-of", as_of]
     cli += ["--min-storage", "0", "--catalog", str(path), "--format", "json"]  # as run.py's Request
@@ -65,7 +77,9 @@ def one_round(path: Path, gpus: int, as_of: str) -> dict[str, Any]:
     _, _, _, inner = _peak_of(measure)
     figures = json.loads(inner.strip().splitlines()[-1])
     answer = json.loads(out)
+    cpsat = _cpsat(path, gpus, as_of, max_combos) if max_combos else {}
     return {
+        **cpsat,
         "floor_s": floor,
         "floor_cpu_s": floor_cpu,
         "floor_mb": floor_mb,
@@ -92,29 +106,45 @@ def summary(n: int, rows: list[dict[str, Any]]) -> dict[str, Any]:
     result = inner.pop()
     if usd is not None and f"${usd:,.0f}" not in result:
         raise SystemExit(f"{n:,} parts: the command says {usd}, the in-process solve {result}")
+    cpsat = {r.get("cpsat_usd") for r in rows}
+    if any(isinstance(c, float) and abs(c - (usd or 0)) > 0.005 for c in cpsat):
+        raise SystemExit(f"{n:,} parts: CP-SAT says {cpsat}, partpicker {usd}")
     keys = ("floor_s", "floor_cpu_s", "floor_mb", "e2e_s", "e2e_cpu_s", "e2e_mb", "load_s", "solve_s")
     out: dict[str, Any] = {"n": n, "rounds": len(rows), "answer": result, **{k: _median(rows, k) for k in keys}}
     out["ratio"] = out["e2e_s"] / out["floor_s"]
     out["cpu_ratio"] = out["e2e_cpu_s"] / out["floor_cpu_s"]
+    if rows[0].get("cpsat_cpu_s") is not None:
+        for key in ("cpsat_s", "cpsat_cpu_s", "cpsat_mb"):
+            out[key] = _median(rows, key)
+        out["cpsat_answer"] = cpsat.pop()
+        out["cpsat_ratio"] = out["cpsat_cpu_s"] / out["e2e_cpu_s"]
     return out
 
 
 def table(rows: list[dict[str, Any]]) -> str:
     head = (
         "| parts | parse floor s (cpu) | partpicker end to end s (cpu) | load / solve s | end to end / floor"
-        " (cpu) | peak MB | growth (cpu) | answer |"
+        " (cpu) | peak MB | growth (cpu) | answer | CP-SAT end to end s (cpu), peak MB | CP-SAT / partpicker (cpu) |"
     )
-    lines = [head, "|---:|---:|---:|---:|---:|---:|---:|---|"]
+    lines = [head, "|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
     prev: dict[str, Any] | None = None
     for r in rows:
         growth = "-" if prev is None else f"{(r['e2e_cpu_s'] / prev['e2e_cpu_s']) / (r['n'] / prev['n']):.2f}"
         lines.append(
             f"| {r['n']:,} | {r['floor_s']:.2f} ({r['floor_cpu_s']:.2f}) | {r['e2e_s']:.2f} ({r['e2e_cpu_s']:.2f}) "
             f"| {r['load_s']:.2f} / {r['solve_s']:.2f} | {r['ratio']:.2f}x ({r['cpu_ratio']:.2f}x) "
-            f"| {r['e2e_mb']:.0f} | {growth} | {r['answer']} |"
+            f"| {r['e2e_mb']:.0f} | {growth} | {r['answer']} | {_cpsat_cells(r)} |"
         )
         prev = r
     return "\n".join(lines)
+
+
+def _cpsat_cells(r: dict[str, Any]) -> str:
+    if "cpsat_cpu_s" not in r:
+        return "not run | -"
+    if not isinstance(r["cpsat_answer"], float):
+        return f"{r['cpsat_s']:.2f} ({r['cpsat_cpu_s']:.2f}), {r['cpsat_mb']:.0f}: {r['cpsat_answer']} | -"
+    return f"{r['cpsat_s']:.2f} ({r['cpsat_cpu_s']:.2f}), {r['cpsat_mb']:.0f} | {r['cpsat_ratio']:.2f}x"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -126,6 +156,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds per size (medians are shown)")
     parser.add_argument("--gpus", type=int, default=4)
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--max-combos",
+        type=int,
+        default=2_000_000,
+        help="CP-SAT: refuse a model with more class combinations in its rule tables (0: no CP-SAT)",
+    )
     args = parser.parse_args(argv)
     import datetime as dt
 
@@ -136,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         path, _ = run.ensure_catalog(n, 1, 1)
         rows = []
         for i in range(args.rounds):
-            rows.append(one_round(path, args.gpus, as_of))
+            rows.append(one_round(path, args.gpus, as_of, args.max_combos if _has_ortools() else 0))
             print(f"  {n:>9,} round {i + 1}: " + ", ".join(f"{k} {v}" for k, v in rows[-1].items()), file=sys.stderr)
         results.append(summary(n, rows))
     rounds = f"medians of {args.rounds} interleaved rounds"
@@ -146,6 +182,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(results, indent=1) + "\n")
     return 0
+
+
+def _has_ortools() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("ortools") is not None
 
 
 if __name__ == "__main__":

@@ -478,11 +478,12 @@ def _layout(
                     s["shares"] = [x for x in s["shares"] if x["when"] != gone]
                     if not s["shares"]:
                         del s["shares"]
-        if rng.random() < 0.2:  # the last slot hangs off the chipset at x4
+        if rng.random() < 0.2:  # the last slot hangs off the chipset at x4 (x1 in a x1 slot)
             last = slots[-1]
             for key in ("lanes_by_cpu", "shares"):
                 last.pop(key, None)
-            last.update(lanes=4, source="chipset", gen=max(2, (last.get("gen") or 4) - 1))
+            lanes = min(4, last.get("physical") or 4)
+            last.update(lanes=lanes, source="chipset", gen=max(2, (last.get("gen") or 4) - 1))
         if m2 is None and rng.random() < M2_MAP_SHARE:
             m2 = _m2(rng, prof.sockets[socket], spec, brand, cpu_m2=1 if prof.sockets[socket].hedt else 0, start=1)
             if m2 and rng.random() < 0.35:  # an M.2 socket that takes the last slot's lanes

@@ -11,7 +11,7 @@ import pytest
 
 from partpicker.catalog import Catalog
 from partpicker.models import Part
-from partpicker.rules.rulebook import RuleSpec, rules_for
+from partpicker.rules.rulebook import RuleSpec, load_rules, rules_for
 from partpicker.suggest import dominance
 
 
@@ -30,21 +30,26 @@ class Recorder:
         return getattr(self._part, name)
 
 
-@pytest.mark.parametrize("strict", [False, True], ids=["errors", "strict"])
+WARNINGS = tuple(r.id for r in rules_for("dl-workstation", load_rules()) if r.severity == "warning")
+
+
+@pytest.mark.parametrize("binding", ["errors", "strict", *WARNINGS])
 @pytest.mark.parametrize("role", sorted(dominance.SIGNATURES))
 def test_signature_reads_what_the_rules_read(
-    role: str, strict: bool, catalog: Catalog, rules: dict[str, RuleSpec]
+    role: str, binding: str, catalog: Catalog, rules: dict[str, RuleSpec]
 ) -> None:
-    severities = {"error", "warning"} if strict else {"error"}
+    """Error rules; all warnings too (--strict); or one warning enforced (the builder's pick)."""
+    strict = binding == "strict"
+    enforced = frozenset({binding} & set(WARNINGS))
     declared = {
         name
         for rule in rules_for("dl-workstation", rules)
-        if rule.severity in severities
+        if rule.severity == "error" or strict or rule.id in enforced
         for name in rule.reads.get(role, [])
     }
     seen: set[str] = set()
     for part in catalog.by_category[role]:
         recorder = Recorder(part)
-        dominance.SIGNATURES[role](recorder, dominance.Scores(strict=strict))
+        dominance.SIGNATURES[role](recorder, dominance.Scores(strict=strict, enforced=enforced))
         seen |= recorder.seen
     assert seen == declared, f"signature only: {sorted(seen - declared)}; reads only: {sorted(declared - seen)}"

@@ -7,6 +7,7 @@ fixture under tests/data/ (``fuzz-*.yaml``), which test_cli.py runs."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from partpicker.models import CATEGORIES, spec_fields
 from partpicker.rules.rulebook import load_rules
 
 from .fuzz import strategies as fz
+from .fuzz.corruptions import CORRUPTIONS, OUTPUT_PATHS, PATCHES, check_catalog_class, check_outputs
 from .fuzz.harness import MAX_MESSAGE, real_names, run_cli, write_text
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "15"))
@@ -94,3 +96,35 @@ def test_catalog_entries(tmp_path: Path, catalog: Catalog, data: Any) -> None:
     assert all(len(p.message) < MAX_MESSAGE for p in problems)
     assert_clean(["catalog", "check", str(path), "--format", "json"])
     assert_clean(["validate", str(fz.EXAMPLES[0]), "--catalog", str(path)])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("label", sorted(CORRUPTIONS))
+def test_catalog_corruption_class(tmp_path: Path, label: str) -> None:
+    """Each corruption class of the long run: clean outcomes, and a corrupt catalog fails
+    `catalog check` and is refused by validate and suggest."""
+    outcomes = [run_cli(args) for args in CORRUPTIONS[label](tmp_path)]
+    assert all(o.clean for o in outcomes), [o for o in outcomes if not o.clean]
+    assert check_catalog_class(label, [o.exit_code for o in outcomes]) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("label", sorted(OUTPUT_PATHS))
+def test_output_path_class(tmp_path: Path, label: str) -> None:
+    """Each output-path class of the long run: refused (exit 2) or written whole, nothing
+    replaced that must not be, no mode changed, nothing left behind."""
+    with PATCHES.get(label, contextlib.nullcontext)():
+        outcomes = [run_cli(args) for args in OUTPUT_PATHS[label](tmp_path)]
+    assert all(o.clean for o in outcomes), [o for o in outcomes if not o.clean]
+    assert check_outputs(label, tmp_path, [o.exit_code for o in outcomes]) == []
+
+
+def test_the_harness_counts_a_hang_as_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The CLI turns every Exception into exit 70: a hang must get through it, not be a "traceback".
+    import time
+
+    from partpicker.cli import validate as validate_cli
+
+    monkeypatch.setattr(validate_cli, "evaluate", lambda *a, **k: time.sleep(5))
+    outcome = run_cli(["validate", str(fz.EXAMPLES[0])], limit=0.3)
+    assert outcome.hang and outcome.traceback is None and not outcome.clean

@@ -10,8 +10,11 @@ import random
 from pathlib import Path
 
 import pytest
+import yaml
 
 from partpicker.catalog import Catalog, load_catalog, read_catalog
+from partpicker.catalog.checks import CURATION_ONLY, LINT_CHECKS, check_catalog
+from partpicker.pricing import price_of
 from partpicker.rules.rulebook import RuleSpec, load_rules
 from partpicker.suggest.answer import solve
 from partpicker.suggest.dominance import freeze
@@ -49,6 +52,8 @@ def test_records_make_the_same_parts_and_prices(catalog: Catalog, tmp_path: Path
             for day in probes:
                 want, got = part.price_as_of(day), entry.price_as_of(day)
                 assert (got and (got.usd, got.date)) == (want and (want.usd, want.date)), (entry.id, day)
+                want, got = price_of(part, day), price_of(entry, day)  # market before MSRP
+                assert (got and (got.usd, got.date, got.kind)) == (want and (want.usd, want.date, want.kind))
 
 
 def test_lax_lines_and_bad_lines() -> None:
@@ -105,3 +110,27 @@ def test_suggest_on_records_equals_suggest_on_models(seed: int, tmp_path: Path) 
     assert _answer(fast, RULES, request) == _answer(catalog, RULES, request)
     budget = dataclasses.replace(request, budget=1500.0)
     assert _answer(fast, RULES, budget) == _answer(catalog, RULES, budget)
+
+
+INVALID = Path(__file__).resolve().parent / "data" / "catalogs" / "invalid"
+_EXPECTED = yaml.safe_load((INVALID / "EXPECTED.yaml").read_text())
+LINTED = sorted(name for name, (check_id, _) in _EXPECTED.items() if check_id in LINT_CHECKS)
+
+
+@pytest.mark.parametrize("name", LINTED, ids=LINTED)
+def test_jsonl_lines_get_the_catalog_checks_without_a_model_each(name: str, tmp_path: Path) -> None:
+    """Loading a JSON Lines catalog is checking it (issue 11): each fixture's defect, as a
+    line, is found by the same check, on the line of its part, and no part is made for it
+    (the checks read the line's record)."""
+    doc = yaml.safe_load((INVALID / name).read_text())
+    path = tmp_path / "defect.jsonl"
+    path.write_text("".join(json.dumps({"category": doc["category"], **p}, default=str) + "\n" for p in doc["parts"]))
+    check_id, _ = _EXPECTED[name]
+    skip = frozenset() if check_id in CURATION_ONLY else CURATION_ONLY
+    catalog, found = check_catalog([path], skip=skip)
+    errors = [p for p in found if p.severity == "error"]
+    ids = [p["id"] for p in doc["parts"]]
+    assert [(p.check, p.line) for p in errors] == [(check_id, ids.index(p.part_id) + 1) for p in errors]
+    assert [p.check for p in errors] == [check_id]
+    if check_id not in CURATION_ONLY:
+        assert catalog.models() == [] and not catalog._made  # checked on the records

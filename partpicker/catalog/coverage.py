@@ -61,7 +61,7 @@ def known(part: Part, name: str) -> bool:
     value = getattr(part, name)
     if value is None:
         return False
-    return not (value == [] and (part.category, name) in EMPTY_IS_UNKNOWN)
+    return not (value in ([], ()) and (part.category, name) in EMPTY_IS_UNKNOWN)  # a record's lists are tuples
 
 
 def kind_of(part: Part, name: str) -> str | None:

@@ -7,7 +7,7 @@ import functools
 import gc
 import json
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,10 +62,16 @@ class Catalog:
         self._entries: dict[str, list[Any]] = {cat: [] for cat in CATEGORIES}
         self._files: list[Path] = []
         self._made: dict[str, Part] = {}
+        self._models: list[Part] = []
+        self.memo: dict[Hashable, Any] = {}
+        """What commands compute once per catalog (each part's price as of a day, its class
+        for a set of fields), emptied whenever a part is added or replaced."""
         self.overlay: dict[str, Provenance] = {}
         """Parts and prices that came from the user (parts files, price imports), by part id."""
 
     def add(self, part: Part, origin: Origin) -> None:
+        self.memo.clear()
+        self._models.append(part)
         self._parts[part.id] = part
         self._origin[part.id] = origin
         self._by_category[part.category].append(part)
@@ -78,8 +84,14 @@ class Catalog:
 
     def add_record(self, record: Any, category: str) -> None:
         """Add a slim record of a JSON Lines part (made into a part when asked for)."""
+        self.memo.clear()
         self._records[record.id] = record
         self._entries[category].append(record)
+
+    def models(self) -> list[Part]:
+        """The parts added as models (YAML), in order; not those made of JSON Lines records
+        (the loader checked those line by line)."""
+        return self._models
 
     def has(self, part_id: str) -> bool:
         return part_id in self._parts or part_id in self._records
@@ -158,15 +170,19 @@ class Catalog:
         out = Catalog()
         out._parts, out._origin, out.overlay = dict(self.parts), dict(self.origin), dict(self.overlay)
         out._by_category = {cat: list(parts) for cat, parts in self.by_category.items()}
+        out._models = list(out._parts.values())
         out._entries = {cat: list(parts) for cat, parts in self.by_category.items()}
         return out
 
     def replace(self, part: Part) -> None:
         """Put ``part`` in place of the part with its id (an overlay adding prices)."""
         old = self.parts[part.id]
+        self.memo.clear()
         self._parts[part.id] = part
         for group in (self._by_category[part.category], self._entries[part.category]):
             group[group.index(old)] = part
+        if old in self._models:
+            self._models[self._models.index(old)] = part
 
     def closest(self, name: str, category: str, limit: int = 5) -> list[Part]:
         """The parts nearest to a name, ignoring model codes (for 'did you mean')."""
@@ -209,13 +225,23 @@ def _files_under(root: Path) -> list[Path]:
 CATALOG_SUFFIXES = (".yaml", ".yml", ".jsonl")
 
 
-def read_catalog(paths: Sequence[str | Path] | None = None) -> tuple[Catalog, list[Problem]]:
-    """Load every part it can; return the catalog and the problems found on the way."""
+PartChecks = Mapping[str, Callable[[Any], Iterable[Any]]]
+"""Checks of one part by id (:data:`partpicker.catalog.checks.interface.PART_CHECKS`): each
+yields findings with ``message``, ``severity`` (and ``loc``, which a JSON Lines line has no
+use for: its problems point at the line)."""
+
+
+def read_catalog(
+    paths: Sequence[str | Path] | None = None, *, part_checks: PartChecks | None = None
+) -> tuple[Catalog, list[Problem]]:
+    """Load every part it can; return the catalog and the problems found on the way (with
+    ``part_checks``, those they find in JSON Lines parts too, run on each line's record as
+    it is read; YAML parts are checked afterwards, as :meth:`Catalog.models`)."""
     catalog = Catalog()
     problems: list[Problem] = []
     for path in catalog_files(paths):
         if path.suffix == ".jsonl":
-            _read_jsonl(path, catalog, problems)
+            _read_jsonl(path, catalog, problems, part_checks or {})
         else:
             _read_file(path, catalog, problems)
     return catalog, problems
@@ -322,22 +348,22 @@ def _add_parts(cls: type[Part], parts: list[Any], spath: str, catalog: Catalog, 
         catalog.add(part, Origin(spath, line, raw))
 
 
-def _read_jsonl(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
+def _read_jsonl(path: Path, catalog: Catalog, problems: list[Problem], part_checks: PartChecks) -> None:
     """The fast format: one JSON object per line, each with a `category` key.
 
     Each line is decoded by one msgspec decoder into a typed record, checked once
-    (:mod:`partpicker.catalog.records`) and kept slim: its specs and packed prices, and where
-    the line is, to make the full part from when one is asked for. A line the fast path
-    rejects is parsed and validated again the plain way (json, pydantic), which says what
-    is wrong (or accepts what pydantic's lax mode accepts), so problems and their line
-    numbers are the same whichever way a line went: first the lines that are not JSON or
-    name no known category, in line order, then each category's bad and duplicate parts.
+    (:mod:`partpicker.catalog.records`, then ``part_checks`` on the record) and kept slim:
+    its specs and packed prices, and where the line is, to make the full part from when one
+    is asked for. A line the fast path rejects is parsed and validated again the plain way
+    (json, pydantic), which says what is wrong (or accepts what pydantic's lax mode
+    accepts), so problems and their line numbers are the same whichever way a line went:
+    first the lines that are not JSON or name no known category, in line order, then each
+    category's bad and duplicate parts.
 
     The cyclic garbage collector is paused meanwhile: loading makes no reference cycles
     (the records are not even tracked by it).
     """
     spath = str(path)
-    rows: _Rows = {}
     try:
         yamlio.check_regular(path)
         handle = path.open("rb")
@@ -347,10 +373,23 @@ def _read_jsonl(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
     except OSError as exc:
         problems.append(Problem("yaml-syntax", spath, None, f"cannot read: {exc.strerror}"))
         return
-    slimmer = records.Slimmer(catalog.add_file(path))
-    decode, checker = records.decoder().decode, records.Checker()
-    offset = 0
     with handle, gc_paused():
+        rows = _Lines(spath, records.Slimmer(catalog.add_file(path)), part_checks, problems).read(handle)
+        _add_rows(rows, spath, catalog, problems)
+
+
+class _Lines:
+    """The rows of one JSON Lines file: (line number, slim record or None, its problems) per
+    category."""
+
+    def __init__(self, spath: str, slimmer: records.Slimmer, part_checks: PartChecks, problems: list[Problem]) -> None:
+        self.spath, self.slimmer, self.problems = spath, slimmer, problems
+        self.checks = tuple(part_checks.items())
+        self.rows: _Rows = {}
+
+    def read(self, handle: Any) -> _Rows:
+        decode, checker, slim = records.decoder().decode, records.Checker(), self.slimmer.slim
+        offset = 0
         for number, line in enumerate(handle, 1):
             start, offset = offset, offset + len(line)
             try:
@@ -358,20 +397,28 @@ def _read_jsonl(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
             except msgspec.DecodeError:
                 record = None
             if record is not None and checker.fix(record):
-                rows.setdefault(records.model_of(record), []).append((number, slimmer.slim(record, start, number), []))
+                found = self.check(record, number) if self.checks else []
+                self.rows.setdefault(records.model_of(record), []).append((number, slim(record, start, number), found))
             elif line.strip():
-                _plain_row(line, number, spath, rows, problems, functools.partial(_slim_part, slimmer, start, number))
-        _add_rows(rows, spath, catalog, problems)
+                _plain_row(line, number, self, functools.partial(_slim_part, self.slimmer, start, number))
+        return self.rows
+
+    def check(self, part: Any, number: int) -> list[Problem]:
+        """What ``part_checks`` find in a part (or record) of line ``number``."""
+        return [
+            Problem(check_id, self.spath, number, f"{part.id}: {f.message}", part.id, f.severity)
+            for check_id, fn in self.checks
+            for f in fn(part)
+        ]
 
 
 def _slim_part(slimmer: records.Slimmer, offset: int, number: int, part: Part) -> Any:
     return slimmer.slim(records.from_part(part), offset, number)
 
 
-def _plain_row(
-    line: bytes, number: int, spath: str, rows: _Rows, problems: list[Problem], slim: Callable[[Part], Any]
-) -> None:
+def _plain_row(line: bytes, number: int, lines: _Lines, slim: Callable[[Part], Any]) -> None:
     """A line the fast path rejected, parsed and validated the plain way."""
+    spath, rows, problems = lines.spath, lines.rows, lines.problems
     try:
         raw = json.loads(line)
     except (ValueError, RecursionError) as exc:
@@ -383,12 +430,14 @@ def _plain_row(
         problems.append(Problem("vocabulary", spath, number, "each line needs a known `category`"))
         return
     try:
-        rows.setdefault(cls, []).append((number, slim(cls.model_validate(raw)), []))
+        part = cls.model_validate(raw)
     except ValidationError as exc:
         found = [
             Problem(_check_of(err), spath, number, f"{raw.get('id', '?')}: {_describe(err)}") for err in exc.errors()
         ]
         rows.setdefault(cls, []).append((number, None, found))
+        return
+    rows.setdefault(cls, []).append((number, slim(part), lines.check(part, number)))
 
 
 _Rows = dict[type[Part], list[tuple[int, Any, list[Problem]]]]
@@ -404,6 +453,7 @@ def _add_rows(rows: _Rows, spath: str, catalog: Catalog, problems: list[Problem]
                 problems.append(Problem("duplicate-id", spath, number, f"id {valid.id!r} is used twice", valid.id))
             else:
                 catalog.add_record(valid, cls.category)
+                problems.extend(found)
 
 
 @contextlib.contextmanager

@@ -106,6 +106,7 @@ def struct_of(model: type[BaseModel]) -> type[msgspec.Struct]:
             tag=model.category,
             forbid_unknown_fields=True,
             gc=False,
+            namespace={"category": model.category},  # reads like the part: record.category
         )
     return msgspec.defstruct(model.__name__, fields, forbid_unknown_fields=True, gc=False)
 
@@ -206,33 +207,57 @@ def to_part(record: Any) -> Part:
 
 
 class Point(msgspec.Struct, gc=False, frozen=True):
-    """A price point of a slim record (its date and amount; the source stays in the file)."""
+    """A price point of a slim record (its date, amount and kind; the source stays in the file)."""
 
     usd: float
     date: dt.date
+    kind: str = "street"
+
+
+KINDS = ("street", "msrp", "used")
+"""The price kinds, by their number in :attr:`Slim.price_kinds`."""
+_MSRP = KINDS.index("msrp")
 
 
 class Slim(msgspec.Struct, gc=False):
-    """Base of the slim records: a part's id, name and specs, its price points sorted by
-    date (ordinals and amounts, packed), and where its line is (to make the full part from)."""
+    """Base of the slim records: a part's id, name, aliases and specs, its price points sorted
+    by date (ordinals, amounts and kinds, packed), and where its line is (to make the full
+    part from)."""
 
     id: str
     name: str
+    aliases: tuple[str, ...]
     price_days: array[int]
     price_usd: array[float]
+    price_kinds: bytes
     file_no: int
     offset: int
     line: int
+
+    def _point(self, at: int) -> Point:
+        return Point(self.price_usd[at], dt.date.fromordinal(self.price_days[at]), KINDS[self.price_kinds[at]])
 
     def price_as_of(self, day: dt.date) -> Point | None:
         """The latest price point on or before ``day``, as :meth:`Part.price_as_of` (of
         points on one day, the last listed)."""
         at = bisect.bisect_right(self.price_days, day.toordinal()) - 1
-        return None if at < 0 else Point(self.price_usd[at], dt.date.fromordinal(self.price_days[at]))
+        return None if at < 0 else self._point(at)
+
+    def price_of(self, day: dt.date) -> Point | None:
+        """As :func:`partpicker.pricing.price_of`: the newest street or used point on or
+        before ``day``, else the newest MSRP point on or before it (of points on one day,
+        the last listed)."""
+        msrp = None
+        for at in range(bisect.bisect_right(self.price_days, day.toordinal()) - 1, -1, -1):
+            if self.price_kinds[at] != _MSRP:
+                return self._point(at)
+            if msrp is None:
+                msrp = at
+        return None if msrp is None else self._point(msrp)
 
     @property
     def prices(self) -> tuple[Point, ...]:
-        return tuple(Point(u, dt.date.fromordinal(d)) for d, u in zip(self.price_days, self.price_usd, strict=True))
+        return tuple(self._point(at) for at in range(len(self.price_days)))
 
     @property
     def total_gb(self) -> int:
@@ -286,8 +311,10 @@ class Slimmer:
         return cls(
             record.id,
             record.name,
+            record.aliases,
             array("i", [p.date.toordinal() for p in points]),
             array("d", [p.usd for p in points]),
+            bytes(KINDS.index(p.kind) for p in points),
             self.file_no,
             offset,
             line,

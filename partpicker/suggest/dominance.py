@@ -7,8 +7,9 @@ coordinate (lanes, cores, watts; negated for TDP, length, width). Unknown values
 the worst possible, so a part with a gap never dominates one without.
 
 The signatures read exactly the fields the rules declare in their ``reads:`` (error rules;
-with ``strict``, warning rules too): ``tests/test_dominance.py`` proves it, so a rule that
-reads a new field fails that test until its signature compares it.
+with ``strict``, warning rules too; with ``enforced``, those warning rules):
+``tests/test_dominance.py`` proves it, so a rule that reads a new field fails that test
+until its signature compares it.
 """
 
 from __future__ import annotations
@@ -51,6 +52,12 @@ class Scores:
     strict: bool = False
     unknown: float = float("-inf")
     freeze: Callable[[Any], Hashable] = freeze
+    enforced: frozenset[str] = frozenset()
+    """Warning rules that bind as errors (``strict``: all of them)."""
+
+    def binds(self, warning: str) -> bool:
+        """Whether the warning rule ``warning`` binds."""
+        return self.strict or warning in self.enforced
 
     def up(self, value: float | None) -> float:
         """Larger is better."""
@@ -63,7 +70,7 @@ class Scores:
 
 def _cpu(p: Cpu, sc: Scores) -> Signature:
     group: tuple[Any, ...] = (p.socket, tuple(sorted(p.memory_types)))
-    if sc.strict:  # gpu-root-complex (a warning) tells Zeppelin EPYC from later ones by PCIe gen
+    if sc.binds("gpu-root-complex"):  # a warning: tells Zeppelin EPYC from later ones by PCIe gen
         group += (p.pcie_gen,)
     return group, (
         sc.up(p.pcie_lanes),
@@ -83,13 +90,17 @@ def _board(p: Motherboard, sc: Scores) -> Signature:
 
 def _gpu(p: Gpu, sc: Scores) -> Signature:
     group: tuple[Any, ...] = (sc.freeze(p.power),)
-    if sc.strict:  # gpu-cooling and ram-capacity are warnings: they bind only with --strict
-        group += (p.cooler, p.vram_gb, p.chip)  # gpu-p2p reads the chip (GeForce or not)
+    if sc.binds("gpu-cooling"):  # warnings bind only with --strict, or enforced
+        group += (p.cooler,)
+    if sc.binds("ram-capacity"):
+        group += (p.vram_gb,)
+    if sc.binds("gpu-p2p"):  # it reads the chip (GeForce or not)
+        group += (p.chip,)
     return group, (sc.down(p.board_power_w), sc.down(p.slot_width), sc.down(p.length_mm))
 
 
 def _psu(p: Psu, sc: Scores) -> Signature:
-    eff = vocab.EFFICIENCY_AT_FULL_LOAD.get(p.efficiency or "") if sc.strict else 0.0
+    eff = vocab.EFFICIENCY_AT_FULL_LOAD.get(p.efficiency or "") if sc.binds("wall-circuit") else 0.0
     return (p.form_factor,), (float(p.watts), sc.up(p.pcie_8pin), sc.up(p.hpwr_12v), sc.up(eff))
 
 
@@ -103,7 +114,7 @@ def _case(p: Case, sc: Scores) -> Signature:
 
 def _ram(p: Ram, sc: Scores) -> Signature:
     group: tuple[Any, ...] = (p.memory_type, p.registered)
-    if sc.strict:
+    if sc.binds("ram-capacity"):
         group += (p.total_gb,)
     return group, (-float(p.modules), -float(p.total_gb))
 
@@ -142,6 +153,7 @@ def prune(
     *,
     keep: int = 1,
     strict: bool = False,
+    enforced: frozenset[str] = frozenset(),
     unknown_is_best: bool = False,
     freezer: Callable[[Any], Hashable] = freeze,
 ) -> list[tuple[Part, float]]:
@@ -152,7 +164,8 @@ def prune(
     a strictly cheaper distinct total.
     """
     signature = SIGNATURES[category]
-    scores = Scores(strict=strict, unknown=float("inf") if unknown_is_best else float("-inf"), freeze=freezer)
+    unknown = float("inf") if unknown_is_best else float("-inf")
+    scores = Scores(strict=strict, unknown=unknown, freeze=freezer, enforced=enforced)
     kept: dict[Hashable, list[tuple[tuple[float, ...], float]]] = {}
     out: list[tuple[Part, float]] = []
     for part, price in sorted(parts, key=lambda pp: (pp[1], pp[0].id)):

@@ -85,17 +85,28 @@ def offer(catalog: Catalog, request: Request, day: dt.date) -> dict[str, list[Pr
     out: dict[str, list[Priced]] = {}
     for role in request.roles:
         items = []
-        for part in catalog.entries(role):  # pydantic parts, or slim records of JSON Lines parts
+        for priced in _priced(catalog, role, day, request.stale_days):
+            part = priced.part
             if part.id in excluded or (role in pinned and part.id not in pinned[role]):
                 continue
-            if not _big_enough(part, role, request):
-                continue
-            point = fresh_price(part, day, request.stale_days)
-            if point is None:
-                continue
-            items.append(Priced(part, point.usd, point.date, kind_of(point)))
+            if _big_enough(part, role, request):
+                items.append(priced)
         out[role] = items
     return out
+
+
+def _priced(catalog: Catalog, role: str, day: dt.date, stale_days: int | None) -> list[Priced]:
+    """The parts of ``role`` with a price as of ``day`` (pydantic parts, or slim records of
+    JSON Lines parts), found once per catalog (`suggest` searches more than once)."""
+    key = ("priced", role, day, stale_days)
+    found: list[Priced] | None = catalog.memo.get(key)
+    if found is None:
+        found = catalog.memo[key] = []
+        for part in catalog.entries(role):
+            point = fresh_price(part, day, stale_days)
+            if point is not None:
+                found.append(Priced(part, point.usd, point.date, kind_of(point)))
+    return found
 
 
 def _pinned(catalog: Catalog, request: Request) -> dict[str, set[str]]:

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
+
+import msgspec
 
 from partpicker.build import Build
 from partpicker.catalog.load import Catalog
@@ -37,6 +39,16 @@ from partpicker.suggest.offer import VARIETY_ROLES, Priced, Request, offer
 from partpicker.validate.engine import run_rule
 
 _freeze = dominance.freeze
+
+
+class Domain(NamedTuple):
+    """The candidates of a role, cheapest first, and a key naming them by value: the role
+    (its domain after unary rules and dominance), then each forward filtering of it (the
+    rules, and the classes of the chosen parts they read), so that branches that narrow a
+    domain alike share the memos keyed by it."""
+
+    key: Hashable
+    items: list[tuple[Part, float]]
 
 
 def variety_key(assigned: dict[str, Part]) -> tuple[str, ...]:
@@ -70,13 +82,13 @@ class Search:
         self.spec_class: dict[tuple[str, str, str], int] = {}
         self.spec_ids: dict[Hashable, int] = {}
         self.layouts: dict[Any, Any] = {}
-        self.frozen_memo: dict[int, tuple[Any, Hashable]] = {}
+        self.frozen_memo: dict[bytes, Hashable] = catalog.memo.setdefault("frozen", {})
         self.alike_classes: dict[str, int] = {}
         self.failures: Counter[str] = Counter()
         """How often each rule *failed* (not: was unknown) on a candidate."""
         self.forward_rules: dict[tuple[str, str, frozenset[str]], list[RuleSpec]] = {}
-        self.forward_memo: dict[tuple[Any, ...], tuple[list[Any], list[tuple[Part, float]]]] = {}
-        self.class_memo: dict[tuple[str, str, int], tuple[list[Any], list[int], list[Part]]] = {}
+        self.forward_memo: dict[Hashable, Domain] = {}
+        self.class_memo: dict[tuple[str, str, Hashable], tuple[list[int], list[Part]]] = {}
         self.nodes = 0
         self.checks = 0
         self.order = self._order()
@@ -118,7 +130,7 @@ class Search:
             found = self.cache[key] = run_rule(rule, build, params, self.layouts, explain=False).status
         return found
 
-    def _order(self, domains: dict[str, list[tuple[Part, float]]] | None = None) -> list[str]:
+    def _order(self, domains: dict[str, Domain] | None = None) -> list[str]:
         """Roles in search order, read off the graph: greedily the role that completes the
         most rules, ties by the most rules touched, then by the widest price spread (deciding
         the costly choices first tightens the bound soonest), then by name."""
@@ -126,7 +138,8 @@ class Search:
         remaining = set(self.request.roles)
 
         def spread(role: str) -> float:
-            prices = [price for _, price in (domains or {}).get(role, [])]
+            found = (domains or {}).get(role)
+            prices = [price for _, price in found.items] if found else []
             return max(prices) - min(prices) if prices else 0.0
 
         while remaining:
@@ -147,29 +160,30 @@ class Search:
 
     # -- the search ------------------------------------------------------------------
 
-    def domains(self) -> dict[str, list[tuple[Part, float]]]:
+    def domains(self) -> dict[str, Domain]:
         """Each role's domain after unary rules and dominance, with its cost weight."""
         self.after_unary: dict[str, int] = {}
         self.after_dominance: dict[str, int] = {}
-        out: dict[str, list[tuple[Part, float]]] = {}
+        out: dict[str, Domain] = {}
         for role in self.request.roles:
             unary_ids = set(unary_rules(self.graph, role))
             unary = [r for r in self.rules if r.id in unary_ids]
             weight = self.request.weight(role)
             items = self._alike_cheapest(role, [(priced.part, priced.usd * weight) for priced in self.offered[role]])
             for rule in unary:  # one check per class of alike parts, as in forward filtering
-                items = self._filter(role, {}, items, [rule], count=True)
+                items = self._filter(role, {}, Domain(("unary", role, rule.id), items), [rule], count=True)
             self.after_unary[role] = len(items)
             pruned = dominance.prune(
                 items,
                 role,
                 keep=self.request.top if role in VARIETY_ROLES else 1,
-                strict=self.request.strict or bool(self.request.enforce),
+                strict=self.request.strict,
+                enforced=frozenset(self.request.enforce),
                 unknown_is_best=self.request.allow_unknown,
                 freezer=self._frozen,
             )
             self.after_dominance[role] = len(pruned)
-            out[role] = self._made(role, pruned)
+            out[role] = Domain(role, self._made(role, pruned))
         return out
 
     def _made(self, role: str, items: list[tuple[Part, float]]) -> list[tuple[Part, float]]:
@@ -192,13 +206,15 @@ class Search:
         keeps instead; in them, the K kept members give K builds of other CPUs, boards or
         GPUs as cheap or cheaper, so that build is not among the K answers.
         """
-        fields = sorted({name for rule in self.rules for name in rule.reads.get(role, ())})
-        frozen = self._frozen
+        fields = tuple(sorted({name for rule in self.rules for name in rule.reads.get(role, ())}))
+        keys = self._alike_keys(role, fields)
         keep = self.request.top if role in VARIETY_ROLES else 1
-        kept: dict[tuple[Hashable, ...], list[float]] = {}
+        kept: dict[Hashable, list[float]] = {}
         out: list[tuple[Part, float]] = []
         for part, cost in sorted(items, key=lambda pc: (pc[1], pc[0].id)):
-            key = tuple(frozen(getattr(part, name)) for name in fields)
+            key = keys.get(part.id)
+            if key is None:
+                key = keys[part.id] = tuple(self._frozen(getattr(part, name)) for name in fields)
             prices = kept.setdefault(key, [])
             if len(prices) < keep:
                 prices.append(cost)
@@ -206,21 +222,32 @@ class Search:
         self.alike_classes[role] = len(kept)
         return out
 
+    def _alike_keys(self, role: str, fields: tuple[str, ...]) -> dict[str, Hashable]:
+        """The class of each part of ``role`` on ``fields``, by part id, kept with the catalog
+        (`suggest` searches it more than once)."""
+        found: dict[str, Hashable] = self.catalog.memo.setdefault(("alike", role, fields), {})
+        return found
+
     def _frozen(self, value: Any) -> Hashable:
-        """:func:`_freeze`, memoised on the value's identity (records share equal values)."""
+        """:func:`_freeze`, memoised on the value's JSON encoding (many parts share a slot map
+        or a list of sockets; a value of pydantic models, from YAML, is frozen each time)."""
         if value is None or isinstance(value, int | float | str):
             return value
-        found = self.frozen_memo.get(id(value))
-        if found is None or found[0] is not value:
-            found = self.frozen_memo[id(value)] = (value, _freeze(value))
-        return found[1]
+        try:
+            key = msgspec.json.encode(value)
+        except TypeError:
+            return _freeze(value)
+        found = self.frozen_memo.get(key)
+        if found is None:
+            found = self.frozen_memo[key] = _freeze(value)
+        return found
 
     def run(self) -> list[tuple[float, dict[str, Part]]]:
         """The ``top`` cheapest builds with distinct objective totals, cheapest first."""
         domains = self.domains()
         self.order = self._order(domains)
         self.found: list[tuple[float, dict[str, Part]]] = []
-        if all(domains[r] for r in self.order):
+        if all(domains[r].items for r in self.order):
             self._descend(0, {}, 0.0, 0.0, domains)
         return self.found
 
@@ -240,7 +267,7 @@ class Search:
         assigned: dict[str, Part],
         cost: float,
         now: float,
-        domains: dict[str, list[tuple[Part, float]]],
+        domains: dict[str, Domain],
     ) -> None:
         self.nodes += 1
         if depth == len(self.order):
@@ -248,11 +275,11 @@ class Search:
             return
         role = self.order[depth]
         rest = self.order[depth + 1 :]
-        rest_lb = sum(domains[r][0][1] for r in rest)
-        rest_now_lb = sum(self._now_weight(r, domains[r][0][1]) for r in rest)
+        rest_lb = sum(domains[r].items[0][1] for r in rest)
+        rest_now_lb = sum(self._now_weight(r, domains[r].items[0][1]) for r in rest)
         done = set(assigned) | {role}
         completed = self.rules_completed_by(role, done)
-        for part, price in domains[role]:
+        for part, price in domains[role].items:
             if cost + price + rest_lb >= self._bound():
                 break  # candidates are sorted by price: the rest are dearer still
             now_here = now + self._now_weight(role, price)
@@ -284,8 +311,8 @@ class Search:
         role: str,
         assigned: dict[str, Part],
         rest: Sequence[str],
-        domains: dict[str, list[tuple[Part, float]]],
-    ) -> dict[str, list[tuple[Part, float]]] | None:
+        domains: dict[str, Domain],
+    ) -> dict[str, Domain] | None:
         """Filter each unchosen role by the rules that choosing ``role`` leaves it alone in
         (the domains were filtered by the earlier rules already); None if one empties."""
         out = dict(domains)
@@ -295,7 +322,7 @@ class Search:
             if not rules:
                 continue
             kept = self._forward_filter(other, assigned, out[other], rules)
-            if not kept:
+            if not kept.items:
                 return None
             out[other] = kept
         return out
@@ -309,28 +336,25 @@ class Search:
             self.forward_rules[key] = rules
         return rules
 
-    def _forward_filter(
-        self, other: str, assigned: dict[str, Part], domain: list[tuple[Part, float]], rules: list[RuleSpec]
-    ) -> list[tuple[Part, float]]:
+    def _forward_filter(self, other: str, assigned: dict[str, Part], domain: Domain, rules: list[RuleSpec]) -> Domain:
         """:meth:`_filter`, memoised: the filtered domain depends only on the input domain and on
-        what the rules read of the chosen parts (many branches share it)."""
+        what the rules read of the chosen parts (many branches share it); its key says both."""
         memo_key = (
-            other,
-            id(domain),
+            domain.key,
             tuple((r.id, *(self._spec_class(r, x, assigned[x]) for x in r.roles if x != other)) for r in rules),
         )
-        memo = self.forward_memo.get(memo_key)
-        if memo is not None and memo[0] is domain:
-            return memo[1]
-        kept = self._filter(other, assigned, domain, rules, count=True)
-        self.forward_memo[memo_key] = (domain, kept)
+        kept = self.forward_memo.get(memo_key)
+        if kept is None:
+            kept = self.forward_memo[memo_key] = Domain(
+                memo_key, self._filter(other, assigned, domain, rules, count=True)
+            )
         return kept
 
     def _filter(
         self,
         role: str,
         assigned: dict[str, Part],
-        domain: list[tuple[Part, float]],
+        domain: Domain,
         rules: list[RuleSpec],
         *,
         count: bool = False,
@@ -351,8 +375,8 @@ class Search:
             else:
                 keep = [k and verdicts[c] for k, c in zip(keep, classes, strict=True)]
         if keep is None:
-            return domain
-        return [item for item, k in zip(domain, keep, strict=True) if k]
+            return domain.items
+        return [item for item, k in zip(domain.items, keep, strict=True) if k]
 
     def _verdicts(
         self, rule: RuleSpec, role: str, representatives: list[Part], assigned: dict[str, Part], trial: dict[str, Part]
@@ -371,23 +395,23 @@ class Search:
             verdicts.append(status)
         return verdicts
 
-    def _classes(self, rule: RuleSpec, role: str, domain: list[tuple[Part, float]]) -> tuple[list[int], list[Part]]:
+    def _classes(self, rule: RuleSpec, role: str, domain: Domain) -> tuple[list[int], list[Part]]:
         """For each part of ``domain``, the index of its class for ``rule``; and one part per
-        class (memoised per domain list: the search passes the same lists down many branches)."""
-        key = (rule.id, role, id(domain))
+        class (memoised by the domain's key: the search passes the same domains down many branches)."""
+        key = (rule.id, role, domain.key)
         memo = self.class_memo.get(key)
-        if memo is not None and memo[0] is domain:
-            return memo[1], memo[2]
+        if memo is not None:
+            return memo
         index: dict[int, int] = {}
         classes: list[int] = []
         representatives: list[Part] = []
-        for part, _ in domain:
+        for part, _ in domain.items:
             cls = self._spec_class(rule, role, part)
             if cls not in index:
                 index[cls] = len(representatives)
                 representatives.append(part)
             classes.append(index[cls])
-        self.class_memo[key] = (domain, classes, representatives)
+        self.class_memo[key] = (classes, representatives)
         return classes, representatives
 
     def _record(self, cost: float, assigned: dict[str, Part]) -> None:

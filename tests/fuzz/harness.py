@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import signal
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -27,8 +28,9 @@ HANG_S = 20.0
 runner = CliRunner()
 
 
-class Hang(Exception):
-    """A run took longer than :data:`HANG_S`."""
+class Hang(BaseException):
+    """A run took longer than :data:`HANG_S`. Not an :class:`Exception`, so the CLI's guard for
+    internal errors (exit 70) lets it through and it is counted as a hang, not a traceback."""
 
 
 @contextmanager
@@ -129,6 +131,10 @@ class Tally:
         self.max_message = max(self.max_message, outcome.message_len)
         self.slowest = max(self.slowest, outcome.seconds)
         self.seconds += outcome.seconds
+        if self.tried % 500 == 0:
+            print(
+                f"  {self.name}: {self.tried:,} runs, {self.tried - self.clean} not clean", file=sys.stderr, flush=True
+            )
         return outcome
 
     def row(self) -> str:

@@ -187,17 +187,28 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _parse_once() -> None:
-    """Parse each catalog and the rules once per run, as the test suite does (tests/conftest.py):
-    every command still runs every check on the catalog it is given."""
+    """Parse each catalog and the rules once per run and build the typer command once, as the
+    test suite does (tests/conftest.py): every command still checks the catalog it is given
+    (the checks of an unchanged catalog are remembered), and parses every build file anew.
+    No one's own parts file (`partpicker parts path`) takes part."""
+    import os
+    import tempfile
+
+    import typer.testing
+
     from partpicker.catalog import checks as catalog_checks
+    from partpicker.catalog import diff as catalog_diff
     from partpicker.catalog import load as catalog_load
     from partpicker.cli import cost as cost_cli
     from partpicker.cli import suggest as suggest_cli
     from partpicker.cli import validate as validate_cli
-    from tests.conftest import read_catalog_once
+    from tests.conftest import check_catalog_once, command_once, read_catalog_once
 
-    for module in (catalog_load, catalog_checks):
+    os.environ["PARTPICKER_CONFIG_DIR"] = tempfile.mkdtemp(prefix="partpicker-fuzz-config-")
+    for module in (catalog_load, catalog_checks, catalog_diff):
         module.read_catalog = read_catalog_once  # type: ignore[assignment]
+    catalog_checks.check_catalog = check_catalog_once  # type: ignore[assignment]
+    typer.testing._get_command = command_once  # type: ignore[attr-defined]
     rules = functools.cache(load_rules)
     for cli in (validate_cli, suggest_cli, cost_cli):
         if hasattr(cli, "load_rules"):

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from partpicker.catalog import Catalog, Problem, read_catalog
-from partpicker.catalog.checks.interface import LINT_CHECKS, LintCheck, lint, problem
+from partpicker.catalog.checks.interface import LINT_CHECKS, PART_CHECKS, LintCheck, lint, problem
 from partpicker.errors import ExitCode
 
 __all__ = ["LINT_CHECKS", "LintCheck", "all_checks", "check_catalog", "exit_code", "lint", "problem"]
@@ -41,7 +41,8 @@ def check_catalog(
     paths: Sequence[str | Path] | None = None, *, skip: frozenset[str] = frozenset()
 ) -> tuple[Catalog, list[Problem]]:
     """Load and check (every check but those in ``skip``); every problem found, sorted by file and line."""
-    catalog, problems = read_catalog(paths)
+    part_checks = {cid: fn for cid, fn in PART_CHECKS.items() if cid not in skip}
+    catalog, problems = read_catalog(paths, part_checks=part_checks)
     for check_id, (_summary, fn) in LINT_CHECKS.items():
         if check_id not in skip:
             problems.extend(fn(catalog))

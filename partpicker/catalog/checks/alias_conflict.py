@@ -6,11 +6,13 @@ from collections.abc import Iterator
 
 from partpicker.catalog import Catalog, Problem
 from partpicker.catalog.checks.interface import lint, problem
+from partpicker.models import CATEGORIES
 
 
 @lint("alias-conflict", "an alias that points at two parts")
 def check(catalog: Catalog) -> Iterator[Problem]:
-    for parts in catalog.by_category.values():
+    for category in CATEGORIES:  # parts, and the slim records of JSON Lines parts (both have names and aliases)
+        parts = catalog.entries(category)
         owner: dict[str, str] = {}
         for part in parts:
             owner.setdefault(part.name.casefold(), part.id)

@@ -3,29 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
-from partpicker.catalog import Catalog, Problem
-from partpicker.catalog.checks.interface import lint, problem
-from partpicker.models import Cpu, Ram
-
-
-@lint("inconsistent", "fields of one part that contradict each other (threads < cores, usable lanes > total)")
-def check(catalog: Catalog) -> Iterator[Problem]:
-    for part in catalog:
-        if isinstance(part, Cpu):
-            yield from _cpu(catalog, part)
-        if isinstance(part, Ram) and part.registered and part.ecc is False:
-            yield problem(catalog, "inconsistent", part.id, "registered memory without ECC", ["ecc"])
+from partpicker.catalog.checks.interface import Finding, lint_part
 
 
-def _cpu(catalog: Catalog, part: Cpu) -> Iterator[Problem]:
+@lint_part("inconsistent", "fields of one part that contradict each other (threads < cores, usable lanes > total)")
+def check(part: Any) -> Iterator[Finding]:
+    if part.category == "cpu":
+        yield from _cpu(part)
+    if part.category == "ram" and part.registered and part.ecc is False:
+        yield Finding("registered memory without ECC", ("ecc",))
+
+
+def _cpu(part: Any) -> Iterator[Finding]:
     if part.cores and part.threads and part.threads < part.cores:
-        yield problem(catalog, "inconsistent", part.id, f"{part.threads} threads < {part.cores} cores", ["threads"])
+        yield Finding(f"{part.threads} threads < {part.cores} cores", ("threads",))
     if part.pcie_lanes and part.pcie_lanes_total and part.pcie_lanes > part.pcie_lanes_total:
-        yield problem(
-            catalog,
-            "inconsistent",
-            part.id,
-            f"{part.pcie_lanes} usable lanes > {part.pcie_lanes_total} total",
-            ["pcie_lanes"],
-        )
+        yield Finding(f"{part.pcie_lanes} usable lanes > {part.pcie_lanes_total} total", ("pcie_lanes",))

@@ -9,38 +9,30 @@ Both are warnings: the catalog still loads and `catalog check` still passes.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
-from partpicker.catalog import Catalog, Problem
-from partpicker.catalog.checks.interface import lint, problem
+from partpicker.catalog.checks.interface import Finding, lint_part
 from partpicker.catalog.coverage import known
 from partpicker.models import EVIDENCE_KINDS
 
 
-@lint("evidence-default", "warning: a part without an `evidence:` default kind")
-def no_default(catalog: Catalog) -> Iterator[Problem]:
-    for part in catalog:
-        if part.evidence is None:
-            yield problem(
-                catalog,
-                "evidence-default",
-                part.id,
-                f"no `evidence:` default; add the kind most of its specs rest on ({', '.join(EVIDENCE_KINDS)})",
-                ["id"],
-                severity="warning",
+@lint_part("evidence-default", "warning: a part without an `evidence:` default kind")
+def no_default(part: Any) -> Iterator[Finding]:
+    if part.evidence is None:
+        yield Finding(
+            f"no `evidence:` default; add the kind most of its specs rest on ({', '.join(EVIDENCE_KINDS)})",
+            ("id",),
+            "warning",
+        )
+
+
+@lint_part("evidence-unknown", "warning: field_evidence naming a field the part leaves unknown")
+def evidence_for_unknown(part: Any) -> Iterator[Finding]:
+    for name in part.field_evidence:
+        if not known(part, name):
+            yield Finding(
+                f"field_evidence.{name} states evidence for a field the part leaves unknown; "
+                "give the value or drop the entry",
+                ("field_evidence", name),
+                "warning",
             )
-
-
-@lint("evidence-unknown", "warning: field_evidence naming a field the part leaves unknown")
-def evidence_for_unknown(catalog: Catalog) -> Iterator[Problem]:
-    for part in catalog:
-        for name in part.field_evidence:
-            if not known(part, name):
-                yield problem(
-                    catalog,
-                    "evidence-unknown",
-                    part.id,
-                    f"field_evidence.{name} states evidence for a field the part leaves unknown; "
-                    "give the value or drop the entry",
-                    ["field_evidence", name],
-                    severity="warning",
-                )

@@ -5,20 +5,18 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from typing import Any
 
 from partpicker import pricing
-from partpicker.catalog import Catalog, Problem
-from partpicker.catalog.checks.interface import lint, problem
+from partpicker.catalog.checks.interface import Finding, lint_part
 
 EARLIEST = dt.date(1990, 1, 1)
 
 
-@lint("price-future", "a price dated after today, or before 1990")
-def check(catalog: Catalog) -> Iterator[Problem]:
+@lint_part("price-future", "a price dated after today, or before 1990")
+def check(part: Any) -> Iterator[Finding]:
     today = pricing.today()
-    for part in catalog:
-        for i, price in enumerate(part.prices):
-            if price.date > today or price.date < EARLIEST:
-                when = "after today" if price.date > today else f"before {EARLIEST}"
-                message = f"price ${price.usd:,.2f} is dated {price.date}, {when}"
-                yield problem(catalog, "price-future", part.id, message, ["prices", i])
+    for i, price in enumerate(part.prices):
+        if price.date > today or price.date < EARLIEST:
+            when = "after today" if price.date > today else f"before {EARLIEST}"
+            yield Finding(f"price ${price.usd:,.2f} is dated {price.date}, {when}", ("prices", i))

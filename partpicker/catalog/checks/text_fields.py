@@ -7,31 +7,28 @@ characters long is a corrupt entry, not a product (the longest real name is ~100
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
-from partpicker.catalog import Catalog, Problem
-from partpicker.catalog.checks.interface import lint, problem
+from partpicker.catalog.checks.interface import Finding, lint_part
 from partpicker.errors import excerpt
-from partpicker.models import Part
 
 MAX_NAME = 200
 """No name, brand or alias longer than this."""
 
 
-def _texts(part: Part) -> Iterator[tuple[list[str | int], str]]:
-    yield ["name"], part.name
-    yield ["brand"], part.brand
+def _texts(part: Any) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    yield ("name",), part.name
+    yield ("brand",), part.brand
     for i, alias in enumerate(part.aliases):
-        yield ["aliases", i], alias
+        yield ("aliases", i), alias
 
 
-@lint("text", "a name, brand or alias with control characters, or longer than 200 characters")
-def check(catalog: Catalog) -> Iterator[Problem]:
-    for part in catalog:
-        for loc, text in _texts(part):
-            field = ".".join(str(x) for x in loc)
-            if not text.isprintable():
-                yield problem(catalog, "text", part.id, f"{field} has control characters: {excerpt(text)}", loc)
-            elif len(text) > MAX_NAME:
-                yield problem(
-                    catalog, "text", part.id, f"{field} is longer than {MAX_NAME} characters: {excerpt(text)}", loc
-                )
+@lint_part("text", "a name, brand or alias with control characters, or longer than 200 characters")
+def check(part: Any) -> Iterator[Finding]:
+    """(``part``: a part, or the record of a JSON Lines line: they read alike.)"""
+    for loc, text in _texts(part):
+        field = ".".join(str(x) for x in loc)
+        if not text.isprintable():
+            yield Finding(f"{field} has control characters: {excerpt(text)}", loc)
+        elif len(text) > MAX_NAME:
+            yield Finding(f"{field} is longer than {MAX_NAME} characters: {excerpt(text)}", loc)
