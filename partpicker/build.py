@@ -106,7 +106,7 @@ class PartsSpec(_Strict):
     gpu: Entry | None = None
     ram: Entry | None = None
     ssd: Entry | list[Entry] | None = None
-    psu: Entry | None = None
+    psu: Entry | list[Entry] | None = None
     case: Entry | None = None
     cooler: Entry | None = None
 
@@ -152,9 +152,10 @@ P = TypeVar("P", bound=Part)
 class Build:
     """A build whose parts are catalog parts: lines of parts keyed by role, in role order.
 
-    Most roles hold one line; ``ssd`` holds one per drive (the first boots); a count says how
-    many of a part (GPUs, RAM kits). Read it through the typed accessors (``build.cpu``,
-    ``build.gpus``, ``build.ssds``, ``build.count("gpu")``); make one with :meth:`of`.
+    Most roles hold one line; ``ssd`` holds one per drive (the first boots), ``psu`` one per
+    power supply of a dual-PSU build; a count says how many of a part (GPUs, RAM kits, PSUs).
+    Read it through the typed accessors (``build.cpu``, ``build.gpus``, ``build.ssds``,
+    ``build.psus``, ``build.count("gpu")``); make one with :meth:`of`.
     """
 
     name: str
@@ -253,7 +254,15 @@ class Build:
 
     @property
     def psu(self) -> Psu | None:
+        """The (first) PSU."""
         return self._typed("psu", Psu)
+
+    @property
+    def psus(self) -> tuple[Psu, ...]:
+        """Every PSU, one entry per unit (``{part: X, count: 2}`` is X twice)."""
+        return tuple(
+            line.part for line in self.parts.get("psu", ()) for _ in range(line.count) if isinstance(line.part, Psu)
+        )
 
     @property
     def case(self) -> Case | None:
@@ -325,9 +334,10 @@ def parse_build(raw: Any, catalog: Resolver, *, path: str = "<build>") -> Build:
     parts: dict[str, Part | Sequence[Part] | None] = {}
     counts: dict[str, int] = {}
     for role, found in entries.items():
-        resolved = [reader.part(role, i if role == "ssd" else None, e) for i, e in enumerate(found)]
+        listed = isinstance(getattr(p, role), list)
+        resolved = [reader.part(role, i if listed or role == "ssd" else None, e) for i, e in enumerate(found)]
         if role != "ssd":
-            counts[role] = _count(found[0], role, raw, path)
+            counts[role] = _count(found, role, raw, path, listed)
         parts[role] = [r for r in resolved if r is not None]
     reader.raise_problems(lines)
     installed = counts.get("gpu", 0) if parts.get("gpu") else 0
@@ -346,20 +356,23 @@ def parse_build(raw: Any, catalog: Resolver, *, path: str = "<build>") -> Build:
     )
 
 
-COUNTED_ROLES = ("gpu", "ram")
+COUNTED_ROLES = ("gpu", "ram", "psu")
 
 
-def _count(entry: Entry, role: str, raw: Any, path: str) -> int:
-    """How many of the part the entry asks for (only GPUs and RAM kits come several)."""
-    count = entry.count if isinstance(entry, Counted) else 1
-    if count > 1 and role not in COUNTED_ROLES:
+def _count(found: list[Entry], role: str, raw: Any, path: str, listed: bool) -> int:
+    """How many of the part the entry asks for (GPUs, RAM kits and PSUs come several); a
+    list of PSUs (``psu: [a, b]``) is one of each."""
+    counts = [e.count if isinstance(e, Counted) else 1 for e in found]
+    at = next((i for i, c in enumerate(counts) if c > 1), None)
+    if at is not None and (role not in COUNTED_ROLES or listed):
         raise InputError(
-            f"parts.{role}: a count of {count}; only gpu and ram take a count",
+            f"parts.{role}: a count of {counts[at]}"
+            + ("; in a list each PSU is one unit" if listed else "; only gpu, ram and psu take a count"),
             path=path,
-            line=yamlio.line_of(raw, ["parts", role, "count"]),
-            hint="list several drives under `ssd:`; other roles hold one part",
+            line=yamlio.line_of(raw, ["parts", role, *([at] if listed else []), "count"]),
+            hint="list several drives under `ssd:`, two PSUs as `psu: [A, B]` or `{part: A, count: 2}`",
         )
-    return count
+    return counts[0]
 
 
 class _PartReader:
@@ -515,7 +528,7 @@ def _hint(err: Any) -> str:
     if err["type"] == "extra_forbidden":
         return (
             "allowed keys: name, profile, target_gpus, as_of, power_limit_w, parts, rules; "
-            "parts: cpu, motherboard, gpu, ram, ssd, psu, case, cooler; "
+            "parts: cpu, motherboard, gpu, ram, ssd, psu, case, cooler (ssd and psu may be lists); "
             "a part is a name or {part: NAME, count: N, price: USD} or {spec: {name: ..., fields...}}"
         )
     return "see examples/article-2018.yaml for the format"

@@ -335,6 +335,9 @@ class Case(Part):
     expansion_slots: int | None = Field(None, ge=1, le=14)
     max_gpu_length_mm: int | None = Field(None, ge=100, le=600)
     psu_form_factors: list[PsuFormFactor] = Field(default_factory=list)
+    psu_mounts: int | None = Field(
+        None, ge=1, le=4, description="PSUs the case mounts (2 for a dual-PSU case); None = not known."
+    )
     max_cooler_height_mm: int | None = Field(None, ge=20, le=250)
 
 

@@ -143,7 +143,9 @@ def suggest(
 
     wall = workplan.parse_circuit(circuit)
     if workload is not None:
-        workplan.run_workload(request, workload, wall, headroom, models, (catalog, parts), str(format), output)
+        workplan.run_workload(
+            request, workload, wall, headroom, models, (catalog, parts, allow_broken_catalog), str(format), output
+        )
         return
 
     def run() -> tuple[Solution, Report | None]:

@@ -70,8 +70,8 @@ def validate(
     report = guarded(run)
     fmt = str(getattr(format, "value", format))
     text = REPORTER_BY_NAME[fmt](report)
-    if wall is not None and fmt == "text":
-        text += "\n" + workplan.plan_text(builds[0], wall)
+    if wall is not None and fmt in ("text", "json"):
+        text = workplan.with_plan(text, fmt, builds[0], wall)
     emit(text, output)
     if report.exit_code(strict):
         raise typer.Exit(report.exit_code(strict))

@@ -3,6 +3,7 @@ build for it, and its power plan on the wall circuit."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
@@ -10,19 +11,19 @@ from typing import Annotated
 import typer
 
 from partpicker.build import Build
+from partpicker.catalog.verified import verified_catalog
 from partpicker.circuits import CIRCUITS, Circuit, circuit
 from partpicker.cli.common import fail_input, guarded, load_catalog_once
 from partpicker.cli.workload import load_model_catalog
 from partpicker.errors import InputError
 from partpicker.rules.rulebook import load_rules
 from partpicker.suggest.answer import Solution
-from partpicker.suggest.formats import build_file
 from partpicker.suggest.offer import Request
 from partpicker.validate.engine import evaluate
 from partpicker.validate.report import Report
 from partpicker.workload import WorkloadSpecError, parse_workload
 from partpicker.workplan.answer import WorkAnswer, WorkRequest, answer
-from partpicker.workplan.formats import WORK_FORMATS
+from partpicker.workplan.formats import WORK_FORMATS, power_doc, work_build_file
 from partpicker.workplan.power import power_plan
 
 WorkloadOpt = Annotated[
@@ -57,10 +58,14 @@ def with_circuit(report_rules: dict[str, object], wall: Circuit | None) -> dict[
     return {**report_rules, "wall-circuit": {**setting, "max_wall_watts": round(wall.continuous_w), "circuit": label}}
 
 
-def report_of(solution: Solution, wall: Circuit | None, *, verified_only: bool = False) -> Report | None:
+def report_of(
+    solution: Solution, wall: Circuit | None, *, verified_only: bool = False, build: Build | None = None
+) -> Report | None:
+    """The validate report of the suggested build (``build``: the build to report, e.g. with
+    the second PSU a power plan adds; default: the solution's)."""
     if not solution.choices:
         return None
-    build = solution.choices[0].build
+    build = build or solution.choices[0].build
     build = replace(build, rules=with_circuit(dict(build.rules), wall))  # type: ignore[arg-type]
     return evaluate(build, load_rules(), as_of=solution.as_of, verified_only=verified_only)
 
@@ -71,12 +76,13 @@ def run_workload(
     wall: Circuit | None,
     headroom: float,
     overlays: list[Path] | None,
-    catalog: tuple[list[Path] | None, list[Path] | None],
+    catalog: tuple[list[Path] | None, list[Path] | None, bool],
     format: str,
     output: Path | None,
 ) -> None:
-    """Answer `suggest --workload LINE` on ``catalog`` (the --catalog and --parts files), print
-    it, write --output, exit 1 without a build."""
+    """Answer `suggest --workload LINE` on ``catalog`` (the --catalog and --parts files, and
+    --allow-broken-catalog), print it, write --output, exit 1 without a build. With
+    ``request.verified_only`` recalled facts are unknown, as in plain `suggest`."""
     models = load_model_catalog(overlays)
     try:
         workload = parse_workload(line, models)
@@ -86,8 +92,13 @@ def run_workload(
     req = WorkRequest(workload, spec, replace(request, top=1), headroom, wall, max(3, request.top), request.gpu)
 
     def run() -> tuple[WorkAnswer, Report | None]:
-        found = answer(load_catalog_once(*catalog), load_rules(), req)
-        report = report_of(found.options[0].solution, wall) if found.options else None
+        cat = load_catalog_once(*catalog)
+        if request.verified_only:  # recalled facts unknown, as plain suggest does
+            cat = verified_catalog(cat, drop_unverifiable=True)
+        found = answer(cat, load_rules(), req)
+        best = found.options[0] if found.options else None
+        only = request.verified_only
+        report = report_of(best.solution, wall, build=best.build, verified_only=only) if best else None
         return found, report
 
     found, report = guarded(run)
@@ -97,13 +108,23 @@ def run_workload(
     if output is not None:
         from partpicker.cli.suggest import write_atomically
 
-        guarded(lambda: write_atomically(output, build_file(found.options[0].solution)))
+        guarded(lambda: write_atomically(output, work_build_file(found.options[0])))
 
 
 def plan_text(build: Build, wall: Circuit, n_gpus: int | None = None) -> str:
     """A build's power plan at ``n_gpus`` (default: its target) on ``wall``, as text."""
     plan = power_plan(build, wall, n_gpus or build.target_gpus)
     return "\n".join(["", f"Power plan at {plan.n_gpus} GPUs", *(f"  {line}" for line in plan.lines)])
+
+
+def with_plan(report_text: str, fmt: str, build: Build, wall: Circuit) -> str:
+    """A validate report with the build's power plan on ``wall``: appended to text, as the
+    ``power_plan`` key of JSON (the same numbers)."""
+    if fmt == "text":
+        return report_text + "\n" + plan_text(build, wall)
+    doc = json.loads(report_text)
+    doc["power_plan"] = power_doc(power_plan(build, wall, build.target_gpus))
+    return json.dumps(doc, indent=2, allow_nan=False)
 
 
 def circuit_lines(solution: Solution, wall: Circuit) -> str:

@@ -105,11 +105,10 @@ def _psu(p: Psu, sc: Scores) -> Signature:
 
 
 def _case(p: Case, sc: Scores) -> Signature:
-    return (frozenset(p.form_factors), frozenset(p.psu_form_factors)), (
-        sc.up(p.expansion_slots),
-        sc.up(p.max_gpu_length_mm),
-        sc.up(p.max_cooler_height_mm),
-    )
+    score: tuple[float, ...] = (sc.up(p.expansion_slots), sc.up(p.max_gpu_length_mm), sc.up(p.max_cooler_height_mm))
+    if sc.binds("psu-case-mounts"):  # a warning: it binds only with --strict, or enforced
+        score += (sc.up(p.psu_mounts),)
+    return (frozenset(p.form_factors), frozenset(p.psu_form_factors)), score
 
 
 def _ram(p: Ram, sc: Scores) -> Signature:

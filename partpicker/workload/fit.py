@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from partpicker.workload.memory import GIB, RUNTIME_OVERHEAD_GIB, MemoryPlan, SplitError, Strategy, plan
 from partpicker.workload.models import ModelCatalog, ModelSpec, load_models
@@ -131,17 +132,10 @@ def fit_grid(
 
 
 def fit_options(
-    workload: Workload,
-    gpus: Sequence[GpuOption],
-    counts: Iterable[int] = range(1, MAX_GPUS + 1),
-    *,
-    headroom: float = DEFAULT_HEADROOM,
-    model: ModelSpec | None = None,
-    catalog: ModelCatalog | None = None,
+    workload: Workload, gpus: Sequence[GpuOption], counts: Iterable[int] = range(1, MAX_GPUS + 1), **options: Any
 ) -> list[FitResult]:
-    """The (gpu, N) options that fit, smallest total memory first."""
-    grid = fit_grid(workload, gpus, counts, headroom=headroom, model=model, catalog=catalog)
-    return [r for r in grid if r.fits]
+    """The (gpu, N) options that fit, smallest total memory first (``options``: fit_grid's)."""
+    return [r for r in fit_grid(workload, gpus, counts, **options) if r.fits]
 
 
 def nearest_miss(results: Sequence[FitResult]) -> FitResult | None:

@@ -241,6 +241,63 @@ def choose_strategy(model: ModelSpec, n: int) -> Strategy:
     return "tensor" if tensor_parallel_problem(model, n) is None else "pipeline"
 
 
+def _strategy(model: ModelSpec, n_gpus: int, strategy: Strategy | None) -> Strategy:
+    """The strategy asked for (or chosen), checked; :class:`SplitError` if it cannot split."""
+    if n_gpus < 1:
+        raise SplitError("at least one card")
+    chosen: Strategy = "single" if n_gpus == 1 else (strategy or choose_strategy(model, n_gpus))
+    if chosen == "tensor":
+        problem = tensor_parallel_problem(model, n_gpus)
+        if problem:
+            raise SplitError(problem)
+    if chosen == "pipeline" and n_gpus > model.layers:
+        raise SplitError(f"{model.layers} layers cannot fill {n_gpus} pipeline stages")
+    return chosen
+
+
+def _context_notes(workload: Workload, model: ModelSpec) -> list[str]:
+    notes: list[str] = []
+    tokens = workload.context if workload.task == "serve" else workload.seq
+    if model.max_context is not None and tokens > model.max_context:
+        notes.append(f"{tokens} tokens per sequence exceed {model.id}'s max_context of {model.max_context}")
+    if model.sliding_window and workload.task == "serve":
+        notes.append(f"{model.id}: sliding-window layers ({model.sliding_window} tokens) counted at full context")
+    return notes
+
+
+def _tensor_cards(
+    workload: Workload, model: ModelSpec, counts: ParamCounts, fmt: WeightFormat, tp: int, overhead: float
+) -> tuple[list[CardMemory], list[str]]:
+    """One card, or ``tp`` tensor-parallel cards holding the same share; and the notes."""
+    linear, other = _shard(counts, model.layers, tp, embed=True, head=True, tied_copy=False)
+    linear += model.layers * _tp_replicated_kv(model, counts, tp)
+    holds = ["embedding", "lm head"] if tp == 1 else [f"1/{tp} of every layer, embedding and head"]
+    if _tp_replicated_kv(model, counts, tp):
+        holds.append(f"replicated KV heads ({kv_heads_per_card(model, tp)} per card of {model.kv_heads})")
+    if tp > 1:
+        holds.append("replicated norms")
+    card = _card(0, (0, model.layers), model, workload, fmt, linear, other, tp, True, overhead, holds)
+    if tp == 1:
+        return [card], []
+    return [_replace_card(card, i) for i in range(tp)], ["tensor parallel: every card holds the same share"]
+
+
+def _pipeline_cards(
+    workload: Workload, model: ModelSpec, counts: ParamCounts, fmt: WeightFormat, n_gpus: int, overhead: float
+) -> tuple[list[CardMemory], list[str]]:
+    """One card per pipeline stage, the layers split as evenly as they go; and the note."""
+    cards: list[CardMemory] = []
+    for i, (lo, hi) in enumerate(_stage_layers(model.layers, n_gpus)):
+        first, last = i == 0, i == n_gpus - 1
+        tied_copy = last and counts.lm_head == 0
+        linear, other = _shard(counts, hi - lo, 1, embed=first, head=last, tied_copy=tied_copy)
+        holds = [x for x, on in (("embedding", first), ("final norm and lm head", last)) if on]
+        if tied_copy:
+            holds.append("a copy of the tied embedding as lm head")
+        cards.append(_card(i, (lo, hi), model, workload, fmt, linear, other, 1, last, overhead, holds))
+    return cards, ["pipeline: one micro-batch in flight (naive layer split, as HF device_map='auto')"]
+
+
 def plan(
     workload: Workload,
     model: ModelSpec,
@@ -249,58 +306,19 @@ def plan(
     overhead_gib: float = RUNTIME_OVERHEAD_GIB,
 ) -> MemoryPlan:
     """Per-card memory of ``workload`` on ``n_gpus`` cards; raises :class:`SplitError` if it cannot split."""
-    if n_gpus < 1:
-        raise SplitError("at least one card")
-    chosen: Strategy = strategy or choose_strategy(model, n_gpus)
-    if n_gpus == 1:
-        chosen = "single"
-    if chosen == "tensor":
-        problem = tensor_parallel_problem(model, n_gpus)
-        if problem:
-            raise SplitError(problem)
-    if chosen == "pipeline" and n_gpus > model.layers:
-        raise SplitError(f"{model.layers} layers cannot fill {n_gpus} pipeline stages")
+    chosen = _strategy(model, n_gpus, strategy)
     counts = param_counts(model)
     fmt = weight_format(workload.weights)
     overhead = overhead_gib * GIB
-    notes: list[str] = []
-    tokens = workload.context if workload.task == "serve" else workload.seq
-    if model.max_context is not None and tokens > model.max_context:
-        notes.append(f"{tokens} tokens per sequence exceed {model.id}'s max_context of {model.max_context}")
-    if model.sliding_window and workload.task == "serve":
-        notes.append(f"{model.id}: sliding-window layers ({model.sliding_window} tokens) counted at full context")
-    cards: list[CardMemory] = []
-    if chosen in ("single", "tensor"):
-        tp = n_gpus
-        linear, other = _shard(counts, model.layers, tp, embed=True, head=True, tied_copy=False)
-        linear += model.layers * _tp_replicated_kv(model, counts, tp)
-        holds = ["embedding", "lm head"] if tp == 1 else [f"1/{tp} of every layer, embedding and head"]
-        if _tp_replicated_kv(model, counts, tp):
-            holds.append(f"replicated KV heads ({kv_heads_per_card(model, tp)} per card of {model.kv_heads})")
-        if tp > 1:
-            holds.append("replicated norms")
-        card = _card(0, (0, model.layers), model, workload, fmt, linear, other, tp, True, overhead, holds)
-        cards = [card] if tp == 1 else [_replace_card(card, i) for i in range(tp)]
-        if tp > 1:
-            notes.append("tensor parallel: every card holds the same share")
-    else:
-        ranges = _stage_layers(model.layers, n_gpus)
-        for i, (lo, hi) in enumerate(ranges):
-            first, last = i == 0, i == n_gpus - 1
-            tied_copy = last and counts.lm_head == 0
-            linear, other = _shard(counts, hi - lo, 1, embed=first, head=last, tied_copy=tied_copy)
-            holds = [x for x, on in (("embedding", first), ("final norm and lm head", last)) if on]
-            if tied_copy:
-                holds.append("a copy of the tied embedding as lm head")
-            cards.append(_card(i, (lo, hi), model, workload, fmt, linear, other, 1, last, overhead, holds))
-        notes.append("pipeline: one micro-batch in flight (naive layer split, as HF device_map='auto')")
+    build = _pipeline_cards if chosen == "pipeline" else _tensor_cards
+    cards, split_notes = build(workload, model, counts, fmt, n_gpus, overhead)
     return MemoryPlan(
         model=model.id,
         workload=workload,
         n_gpus=n_gpus,
         strategy=chosen,
         cards=tuple(cards),
-        notes=tuple(notes),
+        notes=tuple(_context_notes(workload, model) + split_notes),
     )
 
 

@@ -114,52 +114,73 @@ def _number(word: str, key: str) -> int:
     return int(value)
 
 
-def parse_workload(text: str, catalog: ModelCatalog | None = None) -> Workload:
-    """Read a workload line; with ``catalog``, the model name is checked and made canonical."""
-    words = text.strip().lower().replace(",", " ").split()
-    if len(words) < 2:
-        raise WorkloadSpecError("a workload is '<task> <model> [options]', e.g. 'serve qwen2.5-32b q4 ctx 16384'")
-    verb, model, rest = words[0], words[1], words[2:]
-    task: str | None
+_KV_WORDS = ("kv", "kv-cache", "kv-dtype")
+_FLAGS: dict[str, tuple[str, object]] = {
+    **dict.fromkeys(("no-checkpointing", "no-gc", "no-gradient-checkpointing"), ("gradient_checkpointing", False)),
+    **dict.fromkeys(("adamw-8bit", "adam8bit", "adamw8bit", "8bit-adam"), ("optimizer", "adamw_8bit")),
+    **dict.fromkeys(("adamw", "adam"), ("optimizer", "adamw")),
+}
+"""Words that set a field on their own."""
+
+
+def _task_of(verb: str) -> str | None:
+    """The task a line's first word names (None: training, the method still to come)."""
     if verb in _SERVE:
-        task = "serve"
-    elif verb in _TRAIN:
-        task = None
-    elif verb in _TASKS:
-        task = _TASKS[verb]
-    else:
-        raise WorkloadSpecError(f"unknown task '{verb}': use serve, finetune, full, lora or qlora")
+        return "serve"
+    if verb in _TRAIN:
+        return None
+    if verb in _TASKS:
+        return _TASKS[verb]
+    raise WorkloadSpecError(f"unknown task '{verb}': use serve, finetune, full, lora or qlora")
+
+
+def _valued(word: str, after: str | None, task: str | None) -> tuple[str, object]:
+    """(field, value) of a word that takes the next word as its value."""
+    if word in _KV_WORDS:
+        if after is None:
+            raise WorkloadSpecError("'kv' needs a format after it, e.g. 'kv fp8'")
+        return "kv_dtype", after
+    if after is None:
+        raise WorkloadSpecError(f"'{word}' needs a number after it")
+    key = _NUMBER_KEYS[word]
+    return ("users" if task == "serve" and key == "batch" else key), _number(after, word)
+
+
+def _weights(word: str, text: str) -> str:
+    try:
+        return weight_format(word).name
+    except ValueError:
+        raise WorkloadSpecError(f"cannot read '{word}' in '{text.strip()}'") from None
+
+
+def _options(rest: list[str], task: str | None, text: str) -> tuple[str | None, dict[str, object]]:
+    """The task (a later word may name the training method) and the fields the words set."""
     fields: dict[str, object] = {}
     i = 0
     while i < len(rest):
         word = rest[i]
         if word in _TASKS and task in (None, "full", "lora", "qlora"):
             task = _TASKS[word]
-        elif word in _NUMBER_KEYS:
-            if i + 1 >= len(rest):
-                raise WorkloadSpecError(f"'{word}' needs a number after it")
-            key = _NUMBER_KEYS[word]
-            if task == "serve" and key == "batch":
-                key = "users"
-            fields[key] = _number(rest[i + 1], word)
+        elif word in _NUMBER_KEYS or word in _KV_WORDS:
+            key, value = _valued(word, rest[i + 1] if i + 1 < len(rest) else None, task)
+            fields[key] = value
             i += 1
-        elif word in ("kv", "kv-cache", "kv-dtype"):
-            if i + 1 >= len(rest):
-                raise WorkloadSpecError("'kv' needs a format after it, e.g. 'kv fp8'")
-            fields["kv_dtype"] = rest[i + 1]
-            i += 1
-        elif word in ("no-checkpointing", "no-gc", "no-gradient-checkpointing"):
-            fields["gradient_checkpointing"] = False
-        elif word in ("adamw-8bit", "adam8bit", "adamw8bit", "8bit-adam"):
-            fields["optimizer"] = "adamw_8bit"
-        elif word in ("adamw", "adam"):
-            fields["optimizer"] = "adamw"
+        elif word in _FLAGS:
+            key, value = _FLAGS[word]
+            fields[key] = value
         else:
-            try:
-                fields["weights"] = weight_format(word).name
-            except ValueError:
-                raise WorkloadSpecError(f"cannot read '{word}' in '{text.strip()}'") from None
+            fields["weights"] = _weights(word, text)
         i += 1
+    return task, fields
+
+
+def parse_workload(text: str, catalog: ModelCatalog | None = None) -> Workload:
+    """Read a workload line; with ``catalog``, the model name is checked and made canonical."""
+    words = text.strip().lower().replace(",", " ").split()
+    if len(words) < 2:
+        raise WorkloadSpecError("a workload is '<task> <model> [options]', e.g. 'serve qwen2.5-32b q4 ctx 16384'")
+    model = words[1]
+    task, fields = _options(words[2:], _task_of(words[0]), text)
     if catalog is not None:
         spec = catalog.get(model)
         if spec is None:

@@ -10,6 +10,11 @@
 3. The answer ranks the options by total price, names the next cheaper option that almost
    fits (the (model, N) cheaper than the best build that misses by the least memory) and
    why not, and gives each build's power plan on the circuit.
+4. When the plan needs a second circuit (no power limit of at least 60 % fits one), the
+   cheapest catalog PSU that carries the second circuit's cards (watts with psu-wattage's
+   margin, on a 100-120 V circuit its low-line rating, which must be known; a cable per
+   socket; its wall draw within the circuit) is added: the option's price and build include
+   it, with the per-GPU limit the two circuits need, if any.
 """
 
 from __future__ import annotations
@@ -17,16 +22,22 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from partpicker.build import Build, Line
 from partpicker.catalog import Catalog
 from partpicker.circuits import Circuit
 from partpicker.errors import ExitCode
+from partpicker.models import Gpu, Psu
+from partpicker.pricing import fresh_price
+from partpicker.rules import power as rule_power
+from partpicker.rules.checks import Context, Unknown
+from partpicker.rules.checks.gpu_power_connectors import cables_needed
 from partpicker.rules.rulebook import RuleSpec
 from partpicker.suggest.answer import Solution, solve
 from partpicker.suggest.offer import Request
 from partpicker.workload import DEFAULT_HEADROOM, FitResult, GpuOption, ModelSpec, Workload, fit_grid
 from partpicker.workload.fit import MAX_GPUS
 from partpicker.workplan.gpus import gpu_options
-from partpicker.workplan.power import PowerPlan, power_plan
+from partpicker.workplan.power import PowerPlan, power_plan, with_second_psu
 
 Status = Literal["ok", "over-budget", "no-build", "impossible"]
 
@@ -51,10 +62,31 @@ class Option:
     fit: FitResult
     solution: Solution
     power: PowerPlan | None
+    second_psu_usd: float | None = None
+    """The price of the second PSU the power plan adds (None: the plan adds none)."""
 
     @property
     def total_usd(self) -> float | None:
-        return self.solution.choices[0].now_usd if self.solution.choices else None
+        if not self.solution.choices:
+            return None
+        return self.solution.choices[0].now_usd + (self.second_psu_usd or 0.0)
+
+    @property
+    def second_psu(self) -> Psu | None:
+        """The PSU the power plan adds for a second circuit, if any."""
+        return self.power.psus[1] if self.second_psu_usd is not None and self.power else None
+
+    @property
+    def build(self) -> Build | None:
+        """The suggested build, with the plan's second PSU listed when it adds one."""
+        if not self.solution.choices:
+            return None
+        build = self.solution.choices[0].build
+        extra = self.second_psu
+        if extra is None or self.power is None or self.power.split is None:
+            return build
+        limit = self.power.split.limit_w or build.power_limit_w
+        return replace(build, parts={**build.parts, "psu": (*build.parts["psu"], Line(extra))}, power_limit_w=limit)
 
 
 @dataclass(frozen=True)
@@ -99,10 +131,47 @@ def _solve(catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, r: Fi
 
 def _option(catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, r: FitResult) -> Option:
     solution = _solve(catalog, rules, req, r)
-    plan = None
-    if solution.choices and req.circuit is not None:
-        plan = power_plan(solution.choices[0].build, req.circuit, r.n_gpus)
-    return Option(r, solution, plan)
+    if not solution.choices or req.circuit is None:
+        return Option(r, solution, None)
+    build = solution.choices[0].build
+    plan = power_plan(build, req.circuit, r.n_gpus)
+    if plan.split is None or build.gpu is None:
+        return Option(r, solution, plan)
+    found = second_psu(catalog, plan, build, solution, req)
+    if found is None:
+        return Option(r, solution, plan)
+    return Option(r, solution, with_second_psu(plan, found[0]), found[1])
+
+
+def _carries(psu: Psu, plan: PowerPlan, build: Build) -> bool:
+    """Whether ``psu`` can carry the second circuit's cards of ``plan``."""
+    split, gpu = plan.split, build.gpu
+    assert split is not None and isinstance(gpu, Gpu)
+    watts = psu.low_line_watts if plan.circuit.volts < 200 else psu.watts  # 100-120 V: the low-line rating
+    if watts is None or watts < split.second_need_w or psu.pcie_8pin is None:
+        return False
+    if split.second_wall_w(rule_power.efficiency(psu.efficiency)) > plan.circuit.continuous_w:
+        return False
+    try:
+        need8, _ = cables_needed(Context(build, split.second_gpus, {}), gpu, split.second_gpus, psu.hpwr_12v or 0)
+    except Unknown:
+        return False
+    return need8 <= psu.pcie_8pin
+
+
+def second_psu(
+    catalog: Catalog, plan: PowerPlan, build: Build, solution: Solution, req: WorkRequest
+) -> tuple[Psu, float] | None:
+    """The cheapest catalog PSU, priced as of the answer's date, that carries the plan's
+    second circuit; None if none does."""
+    best: tuple[Psu, float] | None = None
+    for psu in catalog.by_category["psu"]:
+        if not isinstance(psu, Psu) or not _carries(psu, plan, build):
+            continue
+        price = fresh_price(psu, solution.as_of, req.base.stale_days)
+        if price is not None and (best is None or price.usd < best[1]):
+            best = (psu, price.usd)
+    return best
 
 
 def _candidates(catalog: Catalog, req: WorkRequest) -> list[GpuOption]:

@@ -6,11 +6,16 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import yaml
+
+from partpicker.models import Psu
+from partpicker.rules.power import efficiency
 from partpicker.suggest.formats import SUGGEST_FORMATS
+from partpicker.suggest.formats.build_file import build_file
 from partpicker.validate.report import Report
 from partpicker.workload import FitResult
 from partpicker.workplan.answer import Option, WorkAnswer
-from partpicker.workplan.power import PowerPlan
+from partpicker.workplan.power import PowerPlan, is_atx3, psu_loads, steady_w, transient_w
 
 
 def _fit_line(r: FitResult) -> str:
@@ -30,6 +35,18 @@ def _power_lines(plan: PowerPlan | None) -> list[str]:
     return ["", f"Power plan at {plan.n_gpus} GPUs"] + [f"  {line}" for line in plan.lines]
 
 
+def _second_psu_lines(o: Option) -> list[str]:
+    if o.second_psu is None or o.second_psu_usd is None or o.total_usd is None:
+        return []
+    p = o.second_psu
+    limit = o.build.power_limit_w if o.build else None
+    return [
+        f"  plus, for the second circuit: psu-2  ${o.second_psu_usd:,.2f}  {p.name} [{p.watts} W]",
+        f"  total with both PSUs  ${o.total_usd:,.2f}"
+        + (f"; each GPU power-limited to {limit} W (power_limit_w in --output)" if limit else ""),
+    ]
+
+
 def text(answer: WorkAnswer, report: Report | None = None) -> str:
     req = answer.request
     head = f"Workload: {req.workload.describe()} ({req.model.name}; {req.headroom:.0%} of each card left free)"
@@ -46,6 +63,7 @@ def text(answer: WorkAnswer, report: Report | None = None) -> str:
         out.append(f"  hold it but no build found: {names}")
     best = answer.options[0]
     out += ["", SUGGEST_FORMATS["text"](best.solution, report)]
+    out += _second_psu_lines(best)
     out += _power_lines(best.power)
     return "\n".join(out)
 
@@ -64,16 +82,60 @@ def _fit_doc(r: FitResult) -> dict[str, Any]:
     }
 
 
-def _power_doc(plan: PowerPlan | None) -> dict[str, Any] | None:
+def _split_doc(plan: PowerPlan) -> dict[str, Any] | None:
+    s = plan.split
+    if s is None:
+        return None
+    second = plan.psus[1] if len(plan.psus) >= 2 else None
+    return {
+        "first_gpus": s.first_gpus,
+        "second_gpus": s.second_gpus,
+        "power_limit_w": s.limit_w,
+        "first_wall_w": round(s.first_wall_w),
+        "second_psu_need_w": s.second_need_w,
+        "second_wall_w": None if second is None else round(s.second_wall_w(efficiency(second.efficiency))),
+    }
+
+
+def _psu_doc(psu: Psu, steady: int | None) -> dict[str, Any]:
+    transient = transient_w(psu)
+    return {
+        "id": psu.id,
+        "name": psu.name,
+        "watts": psu.watts,
+        "efficiency": psu.efficiency,
+        "atx3": is_atx3(psu),
+        "transient_w": transient,
+        "steady_w": steady,
+        "transient_headroom_w": None if transient is None or steady is None else transient - steady,
+    }
+
+
+def power_doc(plan: PowerPlan | None) -> dict[str, Any] | None:
+    """The power plan as data: the numbers its sentences (``plan``) state."""
     if plan is None:
         return None
+    c = plan.circuit
     return {
-        "circuit": plan.circuit.name,
-        "continuous_w": round(plan.circuit.continuous_w),
+        "circuit": {
+            "name": c.name,
+            "volts": c.volts,
+            "amps": c.amps,
+            "continuous_w": round(c.continuous_w),
+            "rule": c.rule,
+        },
+        "n_gpus": plan.n_gpus,
+        "gpu_board_w": plan.gpu_w,
+        "gpu_w": plan.card_w,
+        "cpu_w": plan.cpu_w,
+        "rest_w": plan.rest_w,
+        "steady_w": steady_w(plan),
         "wall_w": None if plan.wall_w is None else round(plan.wall_w),
         "fits": plan.fits,
-        "power_limit_w": plan.limit_w,
+        "power_limit_w": plan.split.limit_w if plan.split else plan.limit_w,
         "circuits": plan.circuits,
+        "split": _split_doc(plan),
+        "psus": [_psu_doc(p, load) for p, load in zip(plan.psus, psu_loads(plan), strict=False)],
         "plan": list(plan.lines),
     }
 
@@ -84,7 +146,8 @@ def _option_doc(o: Option) -> dict[str, Any]:
         **_fit_doc(o.fit),
         "total_usd": o.total_usd,
         "build": {role: p.part.id for role, p in choice.prices.items()} if choice else None,
-        "power": _power_doc(o.power),
+        "power": power_doc(o.power),
+        "second_psu": None if o.second_psu is None else {"id": o.second_psu.id, "usd": o.second_psu_usd},
     }
 
 
@@ -108,3 +171,19 @@ def as_json(answer: WorkAnswer, report: Report | None = None) -> str:
 
 
 WORK_FORMATS: dict[str, Callable[[WorkAnswer, Report | None], str]] = {"text": text, "json": as_json}
+
+
+def work_build_file(option: Option) -> str:
+    """The build file of an option: suggest's, with both PSUs listed when the plan adds one."""
+    written = build_file(option.solution)
+    extra = option.second_psu
+    if extra is None:
+        return written
+    head, _, body = written.partition("\n")
+    doc = yaml.safe_load(body)
+    doc["parts"]["psu"] = [doc["parts"]["psu"], extra.id]
+    build = option.build
+    if build is not None and build.power_limit_w is not None:
+        parts = doc.pop("parts")
+        doc = {**doc, "power_limit_w": build.power_limit_w, "parts": parts}
+    return f"{head}\n# Two PSUs, each on its own circuit: see the power plan.\n" + yaml.safe_dump(doc, sort_keys=False)

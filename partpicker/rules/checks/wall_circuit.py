@@ -3,25 +3,38 @@
 wall = (CPU TDP + N x GPU W + rest) / efficiency <= max_wall_watts, compared exactly
 (load <= limit x efficiency). GPU W is the board power, or the build's ``power_limit_w``
 when lower; a failing build is told the per-card limit that would fit.
+
+A dual-PSU build is judged on one circuit too, at its total draw, through the least
+efficient of its PSUs (the conservative figure): the rule knows of one wall circuit only.
 """
 
 from fractions import Fraction
 
+from partpicker.models import Psu
 from partpicker.rules import power
 from partpicker.rules.checks import Context, Outcome, Unknown, check, gpus, verdict
-from partpicker.rules.checks.psu_wattage import gpu_note
+from partpicker.rules.checks.psu_wattage import gpu_note, psu_units
+
+
+def _least_efficient(psus: tuple[Psu, ...]) -> tuple[Fraction, str]:
+    """The lowest full-load efficiency among the PSUs (unknown counts as 1: DC load shown)."""
+    worst = min(psus, key=lambda p: power.efficiency(p.efficiency))
+    rating = worst.efficiency or "unknown efficiency: DC load shown"
+    if len(psus) > 1 and worst.efficiency:
+        rating += f" (the least efficient of the {len(psus)} PSUs)"
+    return power.efficiency(worst.efficiency), rating
 
 
 @check("wall-circuit")
 def run(ctx: Context) -> Outcome:
-    psu, cpu, gpu = ctx.part("psu"), ctx.part("cpu"), ctx.part("gpu")
+    psus, cpu, gpu = psu_units(ctx), ctx.part("cpu"), ctx.part("gpu")
     limit = power.exact(ctx.params["max_wall_watts"])
     rest = int(ctx.params["rest_of_system_w"])
     tdp = ctx.need(cpu, "tdp_w")
     used, shown = gpu_note(gpu.board_power_w, ctx.build.power_limit_w)
     n = ctx.n_gpus
     load = tdp + n * used + rest
-    eff = power.efficiency(psu.efficiency)
+    eff, rating = _least_efficient(psus)
     ok = Fraction(load) <= limit * eff
     if not ok and gpu.board_power_w is None:
         raise Unknown("board_power_w of the GPU is not in the catalog (the power limit alone is not enough)")
@@ -44,6 +57,6 @@ def run(ctx: Context) -> Outcome:
         cap=cap,
         gpu=shown,
         advice=advice,
-        rating=psu.efficiency or "unknown efficiency: DC load shown",
+        rating=rating,
         circuit=ctx.params.get("circuit", "one 120 V / 15 A circuit"),
     )

@@ -1,0 +1,63 @@
+"""Dual-PSU builds: `psu: [A, B]` or `{part: A, count: 2}` sums the PSUs' watts and cables;
+listing one PSU where two are needed is still a fail."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+
+from partpicker.build import load_build
+from partpicker.validate.engine import evaluate
+
+from .conftest import DATA
+
+DUAL = DATA / "builds" / "dual-psu"
+
+
+def _findings(name: str, catalog, rules) -> tuple[object, dict[str, object]]:
+    build = load_build(DUAL / name, catalog)
+    return build, {f.rule: f for f in evaluate(build, rules).findings}
+
+
+def _need_w(build) -> int:
+    """psu-wattage's need, recomputed from the catalog figures (margin 1.1, rest 100 W, floor 1400 W)."""
+    assert build.cpu is not None and build.gpu is not None and build.gpu.board_power_w is not None
+    load = build.cpu.tdp_w + build.gpu_count * build.gpu.board_power_w + 100
+    return max(1400, math.ceil(Fraction(load) * Fraction(11, 10)))
+
+
+def test_one_1600w_psu_is_short(catalog, rules) -> None:
+    build, found = _findings("one-1600w.yaml", catalog, rules)
+    assert len(build.psus) == 1
+    assert build.psus[0].watts < _need_w(build)
+    assert found["psu-wattage"].status == "fail"
+    assert found["psu-case-mounts"].status == "pass"
+
+
+@pytest.mark.parametrize("name", ["two-1600w-listed.yaml", "two-1600w-counted.yaml"])
+def test_two_psus_listed_pass_on_their_sum(name: str, catalog, rules) -> None:
+    build, found = _findings(name, catalog, rules)
+    assert len(build.psus) == 2
+    total = sum(p.watts for p in build.psus)
+    assert max(p.watts for p in build.psus) < _need_w(build) <= total
+    wattage = found["psu-wattage"]
+    assert wattage.status == "pass", wattage.message
+    for psu in build.psus:  # each PSU named with its watts, and the sum
+        assert f"{psu.name} {psu.watts} W" in wattage.message
+    assert f"= {total} W >= {_need_w(build)} W" in wattage.message
+    cables = sum(p.pcie_8pin or 0 for p in build.psus)
+    assert f"the 2 PSUs have {cables} and" in found["gpu-power-connectors"].message
+    # The catalog does not know whether the case mounts two PSUs: a stated unknown, not a pass.
+    mounts = found["psu-case-mounts"]
+    assert mounts.status == "unknown" and "mounts 2 PSUs" in mounts.message
+    # One circuit still carries the total draw.
+    assert found["wall-circuit"].status == "fail"
+
+
+def test_the_listed_pair_is_priced_and_shown(catalog, rules) -> None:
+    build = load_build(DUAL / "two-1600w-listed.yaml", catalog)
+    report = evaluate(build, rules)
+    assert report.parts["psu"].id == "evga-supernova-1600-p2"
+    assert report.parts["psu-2"].id == "corsair-ax1600i"
