@@ -66,12 +66,13 @@ _checked: dict[tuple[Any, ...], tuple[Catalog, tuple[Problem, ...]]] = {}
 def check_catalog_once(
     paths: Sequence[str | Path] | None = None, *, skip: frozenset[str] = frozenset()
 ) -> tuple[Catalog, list[Problem]]:
-    """:func:`check_catalog`, checking each parsed catalog once per set of checks and day (what
-    every CLI command does first, ~30 ms): the checks read nothing but the catalog (the same
-    object while its files are unchanged, see :func:`read_catalog_once`) and today's date."""
-    catalog, _ = read_catalog_once(paths)
-    key = (id(catalog), skip, pricing.today(), tuple(catalog_checks.LINT_CHECKS.items()))
-    if key not in _checked or _checked[key][0] is not catalog:
+    """:func:`check_catalog`, checking each catalog once per set of checks and day (what every
+    CLI command does first, ~30 ms): the checks read nothing but the catalog's files (keyed by
+    path and modification time, as :func:`read_catalog_once`) and today's date."""
+    files = tuple((f.absolute(), _mtime(f)) for f in catalog_load.catalog_files(paths))
+    checks = (tuple(catalog_checks.LINT_CHECKS.items()), tuple(catalog_checks.PART_CHECKS.items()))
+    key = (files, skip, pricing.today(), checks)
+    if key not in _checked:
         checked, problems = _check_catalog(paths, skip=skip)
         _checked[key] = (checked, tuple(problems))
     checked, problems = _checked[key]
