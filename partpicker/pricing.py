@@ -156,12 +156,12 @@ def money(usd: float) -> str:
 
 
 def line_text(count: int, name: str, unit_usd: float | None) -> str:
-    """ "2 x RTX 4090 $3,919.98 ($1,959.99 each)"; one part: "RTX 4090 $1,959.99"."""
+    """ "2 x RTX 4090 @ $1,959.99 = $3,919.98"; one part: "RTX 4090 $1,959.99"."""
     if unit_usd is None:
         return f"{count} x {name} (no price)" if count > 1 else f"{name} (no price)"
     if count == 1:
         return f"{name} {money(unit_usd)}"
-    return f"{count} x {name} {money(line_usd(unit_usd, count))} ({money(unit_usd)} each)"
+    return f"{count} x {name} @ {money(unit_usd)} = {money(line_usd(unit_usd, count))}"
 
 
 def age_text(days: int) -> str:

@@ -153,3 +153,12 @@ def test_suggest_with_cost() -> None:
     assert result.exit_code == 0, result.output
     assert "break-even: on-demand month 2" in result.stdout
     assert "At full scale (4 GPUs, $4,490.00)" in result.stdout
+    # As of 2018 an 11 GB card compares with the article's $3/h V100 (docs/cost.md, "Which cloud GPU").
+    assert "cloud rate: $3.00/GPU-h on demand: V100" in result.stdout
+    doc = json.loads(
+        runner.invoke(
+            app, ["suggest", "--as-of", "2018-09-01", "--catalog", str(ARTICLE_WORLD), "--cost", "-f", "json"]
+        ).stdout
+    )
+    used = doc["cost"]["now"]["assumptions"]["cloud_rate_used"]
+    assert (used["gpu_class"], used["usd_per_gpu_hour"], used["date"]) == ("V100", 3.0, "2018")

@@ -7,7 +7,7 @@ import gc
 import math
 import os
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
@@ -18,7 +18,7 @@ from partpicker import output as write_output
 from partpicker.build import BuildFile
 from partpicker.catalog import Catalog
 from partpicker.catalog.load import broken_catalog
-from partpicker.errors import ExitCode, InputError, excerpt, printable
+from partpicker.errors import ExitCode, InputError, SettingError, excerpt, printable
 
 T = TypeVar("T")
 
@@ -65,10 +65,43 @@ def emit(text: str, output: Path | None = None) -> None:
         guarded(lambda: write_output.write_text(output, text + "\n", "--output"))
 
 
-def guarded(fn: Callable[[], T]) -> T:
-    """Run core code; bad input becomes one message on stderr and exit code 2."""
+SETTING_FLAGS = {
+    "hours_per_day": "--hours-per-day",
+    "months": "--months",
+    "kwh_usd": "--kwh-price",
+    "depreciation_months": "--depreciation-months",
+    "cloud_rate": "--cloud-rate",
+    "cloud_gpu": "--cloud-gpu",
+    "reserved_1yr": "--reserved-1yr",
+    "reserved_3yr": "--reserved-3yr",
+    "storage_rate": "--storage-rate",
+    "purchase_usd": "--purchase-usd",
+    "gpus": "--gpus",
+    "draw_kw": "--draw-kw",
+    "storage_gb": "--storage-gb",
+    "utilisation": "--utilisation",
+    "gpu_price": "--gpu-price",
+    "price": "--price",
+    "prices": "--price",
+    "burst": "--burst",
+    "require": "--require",
+    "gpu": "--gpu",
+    "exclude": "--exclude",
+    "start_gpus": "--start-gpus",
+}
+"""The flag that sets each setting a core message names in words (:class:`SettingError`);
+every command spells a setting's flag the same way."""
+
+
+def guarded(fn: Callable[[], T], hints: Mapping[str, str] | None = None) -> T:
+    """Run core code; bad input becomes one message on stderr and exit code 2. A bad setting the
+    core names in words (:class:`SettingError`) is shown with its flag, and with ``hints``' hint
+    for it if any (``{arg}``: what the setting was for)."""
     try:
         return fn()
+    except SettingError as exc:
+        flag, hint = SETTING_FLAGS.get(exc.setting), (hints or {}).get(exc.setting)
+        fail_input(exc.with_flag(flag, hint.format(arg=exc.arg) if hint else None) if flag else exc)
     except InputError as exc:
         fail_input(exc)
 

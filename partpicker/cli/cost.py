@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Protocol, TypeVar
+from typing import Annotated, Any, Protocol
 
 import typer
 
 from partpicker.build import Build, load_build
 from partpicker.cli.common import (
+    SETTING_FLAGS,
     AllowBrokenOpt,
     AsOfOpt,
     CatalogOpt,
@@ -21,6 +22,7 @@ from partpicker.cli.common import (
     check_output,
     emit,
     fail_input,
+    guarded,
     load_catalog_once,
     parse_date,
 )
@@ -30,34 +32,14 @@ from partpicker.cost.formats import json as cost_json
 from partpicker.cost.formats.text import money, savings_text
 from partpicker.cost.model import Assumptions, CostResult, Machine, compare, machine_from_build, parse_burst
 from partpicker.cost.rates import CloudRate, choose_rate, given
-from partpicker.errors import InputError, SettingError
+from partpicker.errors import InputError
 from partpicker.pricing import today
 
-T = TypeVar("T")
 CostFormat = Enum("CostFormat", {name: name for name in COST_FORMATS}, type=str)  # type: ignore[misc]
 D = Assumptions()
 
-FLAGS = {
-    "hours_per_day": "--hours-per-day",
-    "months": "--months",
-    "kwh_usd": "--kwh-price",
-    "depreciation_months": "--depreciation-months",
-    "cloud_rate": "--cloud-rate",
-    "cloud_gpu": "--cloud-gpu",
-    "reserved_1yr": "--reserved-1yr",
-    "reserved_3yr": "--reserved-3yr",
-    "storage_rate": "--storage-rate",
-    "purchase_usd": "--purchase-usd",
-    "gpus": "--gpus",
-    "draw_kw": "--draw-kw",
-    "storage_gb": "--storage-gb",
-    "utilisation": "--utilisation",
-    "gpu_price": "--gpu-price",
-    "price": "--price",
-    "burst": "--burst",
-    "prices": "--price",
-}
-"""The flag of `cost` that sets each setting a core message names in words."""
+FLAGS = SETTING_FLAGS
+"""The flags of `cost` (every command spells a setting's flag the same way)."""
 
 HINTS = {
     "prices": "give them with --price {arg}=USD (repeatable), price the build at another date with --as-of, "
@@ -68,18 +50,6 @@ HINTS = {
     "purchase_usd": "--purchase-usd prices the whole build; --price ROLE=USD one part",
 }
 """Hints that name the flags, for the settings whose core hint says them in words."""
-
-
-def with_flags(fn: Callable[[], T]) -> T:
-    """Run core code; a bad setting is shown with the flag of `cost` that sets it, exit 2."""
-    try:
-        return fn()
-    except SettingError as exc:
-        flag = FLAGS.get(exc.setting)
-        hint = HINTS.get(exc.setting)
-        fail_input(exc.with_flag(flag, hint.format(arg=exc.arg) if hint else None) if flag else exc)
-    except InputError as exc:
-        fail_input(exc)
 
 
 def parse_prices(values: list[str]) -> dict[str, float]:
@@ -182,7 +152,7 @@ def cost(
             cost_plot.write_plot(result, plot)
         return result
 
-    result = with_flags(run)
+    result = guarded(run, HINTS)
     emit(COST_FORMATS[str(getattr(format, "value", format))](result), output)
 
 

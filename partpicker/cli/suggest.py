@@ -193,6 +193,8 @@ def _echo(solution: Solution, report: Report | None, fmt: str, costed: Any, cost
         emit(json.dumps(doc, indent=2, allow_nan=False))
         return
     emit(SUGGEST_FORMATS[fmt](solution, report))
+    if solution.retry_as_of is not None:
+        emit(f"  try --as-of {solution.retry_as_of}, or a larger --stale-days")
     if costed is not None:
         emit("")
         emit(costed)

@@ -108,6 +108,8 @@ class Solution:
     builder: Choice | None = None
     """The cheapest build that also clears ``BUILDER_WARNINGS`` (when the first does not)."""
     near_miss: NearMiss | None = None
+    retry_as_of: dt.date | None = None
+    """With nothing offered for want of fresh prices: the date of the newest price, to ask as of."""
 
     @property
     def exit_code(self) -> ExitCode:
@@ -248,16 +250,18 @@ def _infeasible(ctx: _Ctx, search: Search) -> Solution:
     """No candidate passes: the cheapest near miss, and why."""
     near = _over_budget(ctx) or _near_miss(ctx, search)
     cheapest = near.choice.now_usd if near and near.rule == "budget" else None
+    why, retry = _why(search, ctx.request, near)
     return Solution(
         "infeasible",
         ctx.request,
         (),
         cheapest,
-        _why(search, ctx.request, near),
+        why,
         (),
         _stats(search),
         search.day,
         near_miss=near,
+        retry_as_of=retry,
     )
 
 
@@ -289,7 +293,7 @@ def _near_miss(ctx: _Ctx, search: Search) -> NearMiss | None:
     return best
 
 
-def _none_offered(search: Search, request: Request, empty: Sequence[str]) -> str:
+def _none_offered(search: Search, request: Request, empty: Sequence[str]) -> tuple[str, dt.date | None]:
     """Why the roles ``empty`` have nothing on offer, and the date to try if every price is stale."""
     window = f"within {request.stale_days} days" if request.stale_days is not None else "on or before that day"
     why = (
@@ -298,27 +302,29 @@ def _none_offered(search: Search, request: Request, empty: Sequence[str]) -> str
     )
     newest = [p.date for r in empty for part in search.catalog.by_category[r] for p in part.prices]
     if newest and request.stale_days is not None and max(newest) < search.day - dt.timedelta(days=request.stale_days):
-        why += f"; the newest price of one is dated {max(newest)}: try --as-of {max(newest)} or a larger --stale-days"
-    return why
+        why += f"; the newest price of one is dated {max(newest)}: ask as of that day, or allow older prices"
+        return why, max(newest)
+    return why, None
 
 
-def _why(search: Search, request: Request, near: NearMiss | None) -> str:
+def _why(search: Search, request: Request, near: NearMiss | None) -> tuple[str, dt.date | None]:
+    """Why there is no build, and the date to ask as of instead (if stale prices are why)."""
     if near is not None and near.rule == "budget":
         return (
             f"the cheapest {request.gpus}-GPU-ready build {near.message}; raise the budget by "
             f"${near.choice.now_usd - (request.budget or 0):,.2f}"
-        )
+        ), None
     empty = [r for r in search.order if not search.offered[r]]
     if empty:
         return _none_offered(search, request, empty)
     unary_empty = [r for r in search.order if search.after_unary.get(r) == 0]
     if unary_empty:
         rules = unary_rules(search.graph, unary_empty[0])
-        return f"no offered {unary_empty[0]} passes {', '.join(rules)}"
+        return f"no offered {unary_empty[0]} passes {', '.join(rules)}", None
     common = ", ".join(f"{rid} ({n}x)" for rid, n in search.failures.most_common(4))
     why = "no combination of offered parts passes every rule"
     if common:
         why += f"; the rules that failed most: {common}"
     if near is not None:
         why += f"; the cheapest near miss fails only {near.rule}: {near.message}"
-    return why
+    return why, None

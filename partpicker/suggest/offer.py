@@ -11,7 +11,7 @@ from typing import Any, Literal
 from partpicker.build import ROLES
 from partpicker.catalog import Catalog
 from partpicker.catalog.resolve import norm
-from partpicker.errors import InputError
+from partpicker.errors import SettingError
 from partpicker.models import Part
 from partpicker.pricing import fresh_price, kind_of
 
@@ -114,11 +114,18 @@ def _pinned(catalog: Catalog, request: Request) -> dict[str, set[str]]:
     pinned: dict[str, set[str]] = {}
     for role, name in request.require.items():
         if role not in request.roles:
-            raise InputError(f"--require {role}=...: unknown role", hint=f"roles: {', '.join(request.roles)}")
+            raise SettingError(
+                "require",
+                f"required part {role}=...: unknown role",
+                flag_what=f" {role}=...: unknown role",
+                hint=f"roles: {', '.join(request.roles)}",
+            )
         try:
             pinned[role] = {catalog.resolve(name, role).id}
         except LookupError as exc:
-            raise InputError(f"--require {role}={name}: {exc}") from None
+            raise SettingError(
+                "require", f"required part {role}={name}: {exc}", flag_what=f" {role}={name}: {exc}"
+            ) from None
     if request.gpu and "gpu" not in pinned:
         pinned["gpu"] = {p.id for p in gpu_model(catalog, request.gpu)}
     return pinned
@@ -142,7 +149,7 @@ def gpu_model(catalog: Catalog, name: str) -> list[Part]:
     try:
         return [catalog.resolve(name, "gpu")]
     except LookupError as exc:
-        raise InputError(f"--gpu {name}: {exc}") from None
+        raise SettingError("gpu", f"GPU model {name}: {exc}", flag_what=f" {name}: {exc}") from None
 
 
 def _resolve_any(catalog: Catalog, name: str) -> Part:
@@ -153,4 +160,9 @@ def _resolve_any(catalog: Catalog, name: str) -> Part:
             return catalog.resolve(name, category)
         except LookupError:
             continue
-    raise InputError(f"--exclude {name}: no part of any category matches", hint="use a catalog id")
+    raise SettingError(
+        "exclude",
+        f"excluded part {name}: no part of any category matches",
+        flag_what=f" {name}: no part of any category matches",
+        hint="use a catalog id",
+    )

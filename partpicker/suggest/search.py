@@ -29,7 +29,7 @@ import msgspec
 
 from partpicker.build import Build
 from partpicker.catalog.load import Catalog
-from partpicker.errors import InputError
+from partpicker.errors import SettingError
 from partpicker.models import Part
 from partpicker.pricing import today
 from partpicker.rules.graph import build_graph, unary_rules
@@ -61,7 +61,11 @@ class Search:
 
     def __init__(self, catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> None:
         if request.start_gpus > request.gpus:
-            raise InputError(f"--start-gpus {request.start_gpus} is more than --gpus {request.gpus}")
+            raise SettingError(
+                "start_gpus",
+                f"the GPUs to start with ({request.start_gpus}) are more than the GPUs to scale to ({request.gpus})",
+                flag_what=f" {request.start_gpus} is more than the GPUs to scale to ({request.gpus})",
+            )
         self.request = request
         self.day = request.as_of or today()
         severities = {"error"} | ({"warning"} if request.strict else set())

@@ -61,6 +61,7 @@ def as_dict(solution: Solution, report: Report | None = None) -> dict[str, Any]:
         "cheapest_usd": solution.cheapest_usd,
         "alternatives": [build_dict(c, solution) for c in solution.choices[1:]],
         "explanation": solution.reason if not best else "; ".join(solution.binding),
+        "retry_as_of": solution.retry_as_of.isoformat() if solution.retry_as_of else None,
         "warnings": _checks(best.warnings) if best else [],
         "unproven": _checks(best.unknowns) if best else [],
         "verify_evidence": list(best.weak) if best else [],

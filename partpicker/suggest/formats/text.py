@@ -84,7 +84,7 @@ def _lines(solution: Solution, choice: Choice) -> list[str]:
     for role, p in choice.prices.items():
         n = choice.build.count(role)
         count = f"{n} x " if n > 1 else ""
-        each = f" (${p.usd:,.2f} each)" if n > 1 else ""
+        each = f" @ ${p.usd:,.2f} = ${line_usd(p.usd, n):,.2f}" if n > 1 else ""
         age = age_text((solution.as_of - p.date).days)
         when = f"{p.date}, {p.kind}" + (f", {age} old" if age != "today" else "")
         out.append(

@@ -68,9 +68,11 @@ def _parts(report: Report) -> list[str]:
     """Each part with the line price (count x unit), the dated price used and its age, and the total."""
     out = ["Parts"]
     for role, p in report.parts.items():
-        count = f"{p.count} x " if p.count > 1 else ""
-        each = f" ({money(p.usd).strip()} each)" if p.count > 1 and p.usd is not None else ""
-        out.append(f"  {role:<12} {money(p.line_usd)}  {count}{p.name}{each}{_when(p)}")
+        what = p.name
+        if p.count > 1:  # count x unit = the line total in the column
+            priced = f" @ ${p.usd:,.2f} = ${p.line_usd:,.2f}" if p.line_usd is not None else ""
+            what = f"{p.count} x {p.name}{priced}"
+        out.append(f"  {role:<12} {money(p.line_usd)}  {what}{_when(p)}")
         if role in report.part_evidence:
             out.append(f"  {'':<12} {'':>10}  evidence: {summary_text(report.part_evidence[role])}")
     out.append(f"  {'total':<12} {money(report.total_usd)}{_incomplete(report)}")
