@@ -23,6 +23,9 @@ class ExitCode(IntEnum):
     to pass (facts the catalog lacks: verify them before you buy)."""
     INTERNAL = 70
     """An internal error: a bug in partpicker, not in the input (EX_SOFTWARE of sysexits.h)."""
+    PIPE_CLOSED = 141
+    """The reader of stdout went away (`partpicker ... | head`): the command stops quietly, with
+    128 + SIGPIPE, what a shell reports for a tool that signal stopped."""
 
 
 MAX_MESSAGE = 8000

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 import yaml
@@ -137,3 +138,23 @@ def test_unknown_rules_are_notices_that_say_what_is_missing() -> None:
     assert len(notices) == 3 and len(slots) == 1  # the three rules that need the slot map (its M.2 sockets are known)
     assert all(n.count("not checked") == 1 for n in notices)
     assert "pcie_slots of Gigabyte X399 AORUS Gaming 7" in slots[0]
+
+
+@pytest.mark.slow
+def test_a_reader_that_goes_away_is_not_an_internal_error() -> None:
+    """`partpicker ... | head -1`: the closed pipe ends the command quietly with 141 (128 + SIGPIPE)."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "partpicker", "catalog", "coverage", "--gaps"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PARTPICKER_NO_CACHE": "1"},
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader goes away before anything is written
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 141, err
+    assert "internal error" not in err and "Traceback" not in err

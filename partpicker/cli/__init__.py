@@ -133,7 +133,9 @@ def main() -> None:
     try:
         sys.stdout.flush()
         sys.stderr.flush()
-    except (OSError, ValueError):  # a closed pipe: nothing more can be said
+    except BrokenPipeError:  # the reader went away (`| head`): quietly, 128 + SIGPIPE
+        code = 141  # ExitCode.PIPE_CLOSED, not imported on this lean path
+    except (OSError, ValueError):  # stdout closed some other way: nothing more can be said
         code = code or 1
     os._exit(code)
 

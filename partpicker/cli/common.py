@@ -6,6 +6,7 @@ import datetime as dt
 import gc
 import math
 import os
+import sys
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -34,8 +35,20 @@ class GuardedGroup(TyperGroup):
             return super().invoke(ctx)
         except (typer.Exit, typer.Abort, typer.TyperException, KeyboardInterrupt):
             raise
+        except BrokenPipeError:
+            _stdout_to_devnull()
+            raise typer.Exit(ExitCode.PIPE_CLOSED) from None
         except Exception as exc:
             internal_error(exc, debug=bool(ctx.params.get("debug")) or bool(os.environ.get("PARTPICKER_DEBUG")))
+
+
+def _stdout_to_devnull() -> None:
+    """Point stdout at /dev/null, so the final flush of what is left cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file behind stdout (a test runner)
+        pass
 
 
 def internal_error(exc: BaseException, *, debug: bool) -> NoReturn:
