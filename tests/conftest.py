@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from pathlib import Path
@@ -16,6 +17,7 @@ import typer.testing
 
 from partpicker import pricing, yamlio
 from partpicker.catalog import Catalog, Problem, load_catalog
+from partpicker.catalog import cache as catalog_cache
 from partpicker.catalog import checks as catalog_checks
 from partpicker.catalog import diff as catalog_diff
 from partpicker.catalog import load as catalog_load
@@ -79,12 +81,34 @@ def check_catalog_once(
     return checked, list(problems)
 
 
+REAL_CHECKED_CATALOG = catalog_cache.checked_catalog
+_bundled: dict[tuple[Any, ...], tuple[Catalog, tuple[Problem, ...]]] = {}
+
+
+def checked_catalog_once(
+    paths: Sequence[str | Path] | None = None, *, skip: frozenset[str] = frozenset()
+) -> tuple[Catalog, list[Problem]]:
+    """:func:`partpicker.catalog.cache.checked_catalog` (what every CLI command loads), read from
+    the user cache once per session, not on every command (~40 ms each): keyed as
+    :func:`check_catalog_once`, plus the cache folder. tests/test_cache.py uses the real one."""
+    if paths:
+        return REAL_CHECKED_CATALOG(paths, skip=skip)
+    files = tuple((f.absolute(), _mtime(f)) for f in catalog_load.catalog_files(None))
+    key = (files, skip, pricing.today(), os.environ.get("PARTPICKER_CACHE_DIR"), os.environ.get("PARTPICKER_NO_CACHE"))
+    if key not in _bundled:
+        checked, problems = REAL_CHECKED_CATALOG(None, skip=skip)
+        _bundled[key] = (checked, tuple(problems))
+    checked, problems = _bundled[key]
+    return checked, list(problems)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _catalog_parsed_once() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         for module in (catalog_load, catalog_checks, catalog_diff):
             patch.setattr(module, "read_catalog", read_catalog_once)
         patch.setattr(catalog_checks, "check_catalog", check_catalog_once)
+        patch.setattr(catalog_cache, "checked_catalog", checked_catalog_once)
         yield
 
 

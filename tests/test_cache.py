@@ -31,6 +31,14 @@ EXAMPLE = ROOT / "examples" / "article-2018.yaml"
 runner = CliRunner()
 
 
+@pytest.fixture(autouse=True)
+def _the_real_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests judge the cache itself, not the session's memo of it (conftest)."""
+    from .conftest import REAL_CHECKED_CATALOG
+
+    monkeypatch.setattr(catalog_cache, "checked_catalog", REAL_CHECKED_CATALOG)
+
+
 @pytest.fixture
 def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "cache"
