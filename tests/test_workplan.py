@@ -53,7 +53,7 @@ def _suggest(*args: str) -> tuple[int, dict[str, object], str]:
 def test_suggested_gpus_hold_the_workload_and_the_build_validates(line: str, tmp_path: Path) -> None:
     out = tmp_path / "build.yaml"
     code, doc, text = _suggest("--workload", line, "--output", str(out))
-    assert code == 0, text
+    assert code == (0 if doc["verdict"] == "pass" else 3), text  # 3: passes only if unknown facts hold
     best = doc["options"][0]  # type: ignore[index]
     # The GPUs hold it, by the memory model on its own (not the answer's copy of the result).
     w = parse_workload(line, MODELS)
@@ -199,3 +199,13 @@ def test_the_advised_power_limit_makes_validate_pass_on_the_circuit() -> None:
         args = ["validate", str(QUAD_3090), "--circuit", "us-15a", "--power-limit", str(watts), "-f", "json"]
         findings = json.loads(runner.invoke(app, args).stdout)["findings"]
         assert next(f for f in findings if f["rule"] == "wall-circuit")["status"] == status
+
+
+def test_the_exit_code_is_the_cheapest_options_proven_or_unproven() -> None:
+    """Without --allow-unknown, an answer whose cheapest build only passes if unknown facts hold
+    exits 3 (UNPROVEN), as plain `suggest` does; a proven one exits 0."""
+    line = "serve qwen2.5-32b q4 ctx 16384 users 4"
+    result = runner.invoke(app, ["suggest", "--workload", line, "--as-of", DAY])
+    out = result.stdout
+    assert ("UNPROVEN" in out) or ("proven to pass" in out), out
+    assert result.exit_code == (3 if "UNPROVEN" in out else 0), out

@@ -82,7 +82,7 @@ def run_workload(
     output: Path | None,
 ) -> None:
     """Answer `suggest --workload LINE` on ``catalog`` (the --catalog and --parts files, and
-    --allow-broken-catalog), print it, write --output, exit 1 without a build. With
+    --allow-broken-catalog), print it, write --output; exit 3 if the cheapest build is unproven, 1 without a build. With
     ``request.verified_only`` recalled facts are unknown, as in plain `suggest`."""
     from partpicker.catalog.verified import verified_catalog
     from partpicker.cli.workload import load_model_catalog
@@ -111,12 +111,13 @@ def run_workload(
 
     found, report = guarded(run)
     typer.echo(WORK_FORMATS[format](found, report))
-    if found.exit_code:
-        raise typer.Exit(found.exit_code)
-    if output is not None:
+    if output is not None and found.options and found.options[0].build is not None:
         from partpicker.cli.suggest import write_atomically
 
+        # a proven build, or an unproven one (exit 3) with the same unknowns, as plain suggest writes
         guarded(lambda: write_atomically(output, work_build_file(found.options[0])))
+    if found.exit_code:
+        raise typer.Exit(found.exit_code)
 
 
 def plan_text(build: Build, wall: Circuit, n_gpus: int | None = None) -> str:

@@ -111,6 +111,10 @@ class WorkAnswer:
 
     @property
     def exit_code(self) -> ExitCode:
+        """The cheapest option's: CLEAN proven, UNPROVEN if only unknown facts let it pass;
+        FINDINGS when no option has a build."""
+        if self.status == "ok" and self.options:
+            return self.options[0].solution.exit_code
         return ExitCode.CLEAN if self.status == "ok" else ExitCode.FINDINGS
 
 
