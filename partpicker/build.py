@@ -308,7 +308,7 @@ def load_build(path: str | Path, catalog: Resolver) -> Build:
     if loaded.duplicates:
         dup = loaded.duplicates[0]
         raise InputError(
-            f"key {dup.key!r} appears twice (first on line {dup.first_line})",
+            dup.message,
             path=path,
             line=dup.line,
             hint="keep one of them",

@@ -13,11 +13,16 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import yaml
 
 from partpicker.errors import InputError, excerpt, printable
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+M = TypeVar("M", bound="BaseModel")
 
 
 class LineDict(dict[Any, Any]):
@@ -41,6 +46,10 @@ class Duplicate:
     key: str
     line: int
     first_line: int
+
+    @property
+    def message(self) -> str:
+        return f"key {self.key!r} appears twice (first on line {self.first_line})"
 
 
 @dataclass
@@ -289,6 +298,26 @@ def read(path: str | Path) -> Loaded:
     """Read and parse a YAML file within :data:`LIMITS`; any problem is an :class:`InputError`."""
     p = Path(path)
     return parse(read_text(p), p)
+
+
+def read_model(path: Path, model: type[M], *, what: str, hint: str) -> M:
+    """A YAML data file validated as the pydantic ``model``: a duplicate key, or the first schema
+    problem (as "invalid {what}: field.path: message", with its line and ``hint``), is an
+    :class:`InputError`."""
+    from pydantic import ValidationError
+
+    loaded = read(path)
+    if loaded.duplicates:
+        dup = loaded.duplicates[0]
+        raise InputError(dup.message, path=path, line=dup.line)
+    try:
+        return model.model_validate(loaded.data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(map(str, err["loc"])) or "the file"
+        raise InputError(
+            f"invalid {what}: {loc}: {err['msg']}", path=path, line=line_of(loaded.data, err["loc"]), hint=hint
+        ) from None
 
 
 def line_of(data: Any, loc: Sequence[int | str]) -> int | None:

@@ -284,9 +284,7 @@ def _read_file(path: Path, catalog: Catalog, problems: list[Problem]) -> None:
         problems.append(Problem("yaml-syntax", spath, exc.line, exc.what))
         return
     for dup in loaded.duplicates:
-        problems.append(
-            Problem("duplicate-key", spath, dup.line, f"key {dup.key!r} appears twice (first on line {dup.first_line})")
-        )
+        problems.append(Problem("duplicate-key", spath, dup.line, dup.message))
     found = _category_and_parts(loaded.data, spath, problems)
     if found is not None:
         _add_parts(*found, spath, catalog, problems)

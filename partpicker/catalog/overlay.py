@@ -51,9 +51,7 @@ def apply_overlay(catalog: Catalog, path: str | Path) -> None:
     """Add one overlay file's parts and prices; every problem in one :class:`InputError`."""
     loaded = yamlio.read(path)
     spath = str(path)
-    problems: list[tuple[int | None, str]] = [
-        (d.line, f"key {d.key!r} appears twice (first on line {d.first_line})") for d in loaded.duplicates
-    ]
+    problems: list[tuple[int | None, str]] = [(d.line, d.message) for d in loaded.duplicates]
     entries, default_category = _entries(loaded.data, spath)
     for index, raw in enumerate(entries):
         line = yamlio.line_of(entries, [index])

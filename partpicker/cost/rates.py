@@ -20,7 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, ValidationError, model_validator
+from pydantic import Field, model_validator
 
 from partpicker import yamlio
 from partpicker.errors import InputError, SettingError
@@ -125,21 +125,12 @@ def load_rates(path: Path | None = None) -> RateTable:
 
 @cache
 def _load(path: Path) -> RateTable:
-    loaded = yamlio.read(path)
-    if loaded.duplicates:
-        dup = loaded.duplicates[0]
-        raise InputError(f"key {dup.key!r} appears twice (first on line {dup.first_line})", path=path, line=dup.line)
-    try:
-        return RateTable.model_validate(loaded.data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(map(str, err["loc"])) or "the file"
-        raise InputError(
-            f"invalid cloud rates file: {loc}: {err['msg']}",
-            path=path,
-            line=yamlio.line_of(loaded.data, err["loc"]),
-            hint="the format is described at the top of cloud/rates.yaml (docs/cost.md)",
-        ) from None
+    return yamlio.read_model(
+        path,
+        RateTable,
+        what="cloud rates file",
+        hint="the format is described at the top of cloud/rates.yaml (docs/cost.md)",
+    )
 
 
 def find_class(table: RateTable, name: str) -> GpuClass:

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from partpicker import yamlio
-from partpicker.errors import InputError
 from partpicker.workload.paths import models_file
 
 EvidenceKind = Literal["manual", "maker", "review", "database", "derived", "recalled"]
@@ -207,21 +206,9 @@ class ModelCatalog:
 
 def _read(path: Path) -> tuple[ModelSpec, ...]:
     """One models file; a syntax or schema problem is an :class:`InputError` with its line."""
-    loaded = yamlio.read(path)
-    if loaded.duplicates:
-        dup = loaded.duplicates[0]
-        raise InputError(f"key {dup.key!r} appears twice (first on line {dup.first_line})", path=path, line=dup.line)
-    try:
-        return ModelList.model_validate(loaded.data).models
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(map(str, err["loc"])) or "the file"
-        raise InputError(
-            f"invalid models file: {loc}: {err['msg']}",
-            path=path,
-            line=yamlio.line_of(loaded.data, err["loc"]),
-            hint="the format is that of workloads/models.yaml (docs/workloads.md)",
-        ) from None
+    return yamlio.read_model(
+        path, ModelList, what="models file", hint="the format is that of workloads/models.yaml (docs/workloads.md)"
+    ).models
 
 
 def load_models(path: Path | None = None, overlays: Iterable[Path] = ()) -> ModelCatalog:
