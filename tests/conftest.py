@@ -46,10 +46,14 @@ def read_catalog_once(
     modification time, so a test that writes a catalog still gets its own). The CLI tests
     would otherwise parse the 296-part bundled catalog on every command (~0.5 s each).
     Nothing mutates a loaded catalog; the problems list is a fresh copy each call."""
-    files = catalog_load.catalog_files(paths)
     checks = tuple(sorted(part_checks or ()))  # by id: the checks of a JSON Lines file run as it is read
-    catalog, problems = _read_files(tuple((f.absolute(), _mtime(f)) for f in files), checks)
+    catalog, problems = _read_files(_files_of(paths), checks)
     return catalog, list(problems)
+
+
+def _files_of(paths: Sequence[str | Path] | None) -> tuple[tuple[Path, int], ...]:
+    """A catalog's files as a cache key: each path and its modification time."""
+    return tuple((f.absolute(), _mtime(f)) for f in catalog_load.catalog_files(paths))
 
 
 def _mtime(path: Path) -> int:
@@ -71,7 +75,7 @@ def check_catalog_once(
     """:func:`check_catalog`, checking each catalog once per set of checks and day (what every
     CLI command does first, ~30 ms): the checks read nothing but the catalog's files (keyed by
     path and modification time, as :func:`read_catalog_once`) and today's date."""
-    files = tuple((f.absolute(), _mtime(f)) for f in catalog_load.catalog_files(paths))
+    files = _files_of(paths)
     checks = (tuple(catalog_checks.LINT_CHECKS.items()), tuple(catalog_checks.PART_CHECKS.items()))
     key = (files, skip, pricing.today(), checks)
     if key not in _checked:
@@ -93,8 +97,13 @@ def checked_catalog_once(
     :func:`check_catalog_once`, plus the cache folder. tests/test_cache.py uses the real one."""
     if paths:
         return REAL_CHECKED_CATALOG(paths, skip=skip)
-    files = tuple((f.absolute(), _mtime(f)) for f in catalog_load.catalog_files(None))
-    key = (files, skip, pricing.today(), os.environ.get("PARTPICKER_CACHE_DIR"), os.environ.get("PARTPICKER_NO_CACHE"))
+    key = (
+        _files_of(None),
+        skip,
+        pricing.today(),
+        os.environ.get("PARTPICKER_CACHE_DIR"),
+        os.environ.get("PARTPICKER_NO_CACHE"),
+    )
     if key not in _bundled:
         checked, problems = REAL_CHECKED_CATALOG(None, skip=skip)
         _bundled[key] = (checked, tuple(problems))

@@ -134,7 +134,9 @@ def main() -> None:
         sys.stdout.flush()
         sys.stderr.flush()
     except BrokenPipeError:  # the reader went away (`| head`): quietly, 128 + SIGPIPE
-        code = 141  # ExitCode.PIPE_CLOSED, not imported on this lean path
+        from partpicker.errors import ExitCode
+
+        code = ExitCode.PIPE_CLOSED
     except (OSError, ValueError):  # stdout closed some other way: nothing more can be said
         code = code or 1
     os._exit(code)
