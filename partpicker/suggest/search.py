@@ -21,8 +21,10 @@ with brute force.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import msgspec
@@ -56,6 +58,38 @@ def variety_key(assigned: dict[str, Part]) -> tuple[str, ...]:
     return tuple(assigned[r].id for r in VARIETY_ROLES if r in assigned)
 
 
+@dataclass
+class _Shared:
+    """What the searches of one catalog share when they ask rules of builds of one shape
+    (profile, GPU counts, date, power limit): rule statuses by the classes of the parts they
+    read, layouts, and those classes (one names the values of the fields a rule reads of a
+    role)."""
+
+    rules: dict[str, RuleSpec]
+    """The rules the statuses are of, by id (kept, so that an id names one rule here)."""
+    cache: dict[tuple[Any, ...], str] = field(default_factory=dict)
+    layouts: dict[Any, Any] = field(default_factory=dict)
+    spec_ids: dict[Hashable, int] = field(default_factory=dict)
+    class_ids: dict[tuple[str, str], dict[str, int]] = field(default_factory=dict)
+
+
+def _shared(catalog: Catalog, rules: list[RuleSpec], request: Request, day: dt.date) -> _Shared:
+    """The :class:`_Shared` state of a search, kept with the catalog (emptied with its memo).
+
+    A status depends on the rule and on the build it is run on: the classes of its parts,
+    and the build's profile, GPU counts, date and power limit, which the key holds; a rule
+    set whose rule of some id is another object than the state's gets a state of its own."""
+    shape = (request.profile, request.gpus, request.start_gpus, day, request.power_limit_w)
+    states: list[_Shared] = catalog.memo.setdefault(("search-shared", shape), [])
+    for state in states:
+        if all(state.rules.get(r.id, r) is r for r in rules):
+            state.rules.update((r.id, r) for r in rules)
+            return state
+    state = _Shared({r.id: r for r in rules})
+    states.append(state)
+    return state
+
+
 class Search:
     """Branch and bound over one request (see the module docstring)."""
 
@@ -78,17 +112,20 @@ class Search:
         self.accepted = {"pass", "unknown"} if request.allow_unknown else {"pass"}
         self.catalog = catalog
         self.offered = offer(catalog, request, self.day)
-        self.cache: dict[tuple[Any, ...], str] = {}
-        self.spec_class: dict[tuple[str, str, str], int] = {}
-        self.spec_ids: dict[Hashable, int] = {}
-        self.layouts: dict[Any, Any] = {}
         self.frozen_memo: dict[bytes, Hashable] = catalog.memo.setdefault("frozen", {})
+        shared = _shared(catalog, self.rules, request, self.day)
+        self.cache: dict[tuple[Any, ...], str] = shared.cache
+        """Rule statuses by the classes of the parts they read (shared by the searches of one
+        catalog, rule set and build shape: `suggest` searches up to three times)."""
+        self.layouts: dict[Any, Any] = shared.layouts
+        self.spec_ids: dict[Hashable, int] = shared.spec_ids
+        self.class_ids: dict[tuple[str, str], dict[str, int]] = shared.class_ids
         self.alike_classes: dict[str, int] = {}
         self.failures: Counter[str] = Counter()
         """How often each rule *failed* (not: was unknown) on a candidate."""
         self.forward_rules: dict[tuple[str, str, frozenset[str]], list[RuleSpec]] = {}
         self.forward_memo: dict[Hashable, Domain] = {}
-        self.class_memo: dict[tuple[str, str, Hashable], tuple[list[int], list[Part]]] = {}
+        self.class_memo: dict[tuple[str, str, Hashable], tuple[list[int], list[Part], list[int]]] = {}
         self.nodes = 0
         self.checks = 0
         self.order = self._order()
@@ -109,13 +146,15 @@ class Search:
 
     def _spec_class(self, rule: RuleSpec, role: str, part: Part) -> int:
         """A small number naming the values of the fields ``rule`` reads of ``part``: parts
-        with equal numbers are alike to that rule (cached per part)."""
-        key = (rule.id, role, part.id)
-        found = self.spec_class.get(key)
+        with equal numbers are alike to that rule (cached per part id)."""
+        ids = self.class_ids.get((rule.id, role))
+        if ids is None:
+            ids = self.class_ids[(rule.id, role)] = {}
+        found = ids.get(part.id)
         if found is None:
-            specs = (rule.id, role, tuple(_freeze(getattr(part, name)) for name in rule.reads[role]))
-            found = self.spec_ids.setdefault(specs, len(self.spec_ids))
-            self.spec_class[key] = found
+            fields = tuple(rule.reads[role])
+            specs = (rule.id, role, fields, tuple(_freeze(getattr(part, name)) for name in fields))
+            found = ids[part.id] = self.spec_ids.setdefault(specs, len(self.spec_ids))
         return found
 
     def status(self, rule: RuleSpec, assigned: dict[str, Part]) -> str:
@@ -365,8 +404,8 @@ class Search:
         keep: list[bool] | None = None
         trial = dict(assigned)
         for rule in rules:
-            classes, representatives = self._classes(rule, role, domain)
-            statuses = self._verdicts(rule, role, representatives, assigned, trial)
+            classes, representatives, ids = self._classes(rule, role, domain)
+            statuses = self._verdicts(rule, role, representatives, ids, assigned, trial)
             verdicts = [s in self.accepted for s in statuses]
             if count:
                 self.failures[rule.id] += sum(1 for c in classes if statuses[c] == "fail")
@@ -379,25 +418,34 @@ class Search:
         return [item for item, k in zip(domain.items, keep, strict=True) if k]
 
     def _verdicts(
-        self, rule: RuleSpec, role: str, representatives: list[Part], assigned: dict[str, Part], trial: dict[str, Part]
+        self,
+        rule: RuleSpec,
+        role: str,
+        representatives: list[Part],
+        ids: list[int],
+        assigned: dict[str, Part],
+        trial: dict[str, Part],
     ) -> list[str]:
-        """The status of ``rule`` on each representative of ``role`` with the chosen parts."""
+        """The status of ``rule`` on each representative of ``role`` (of class ``ids``) with
+        the chosen parts."""
         # The cache key of each representative differs only in this role's class.
-        at = rule.roles.index(role)
-        fixed = [self._spec_class(rule, r, assigned[r]) if r != role else 0 for r in rule.roles]
+        at = rule.roles.index(role) + 1
+        fixed: list[Any] = [rule.id, *(self._spec_class(rule, r, assigned[r]) if r != role else 0 for r in rule.roles)]
         verdicts = []
-        for part in representatives:
-            fixed[at] = self._spec_class(rule, role, part)
-            status = self.cache.get((rule.id, *fixed))
+        get = self.cache.get
+        for part, cls in zip(representatives, ids, strict=True):
+            fixed[at] = cls
+            status = get(tuple(fixed))
             if status is None:
                 trial[role] = part
                 status = self.status(rule, trial)
             verdicts.append(status)
         return verdicts
 
-    def _classes(self, rule: RuleSpec, role: str, domain: Domain) -> tuple[list[int], list[Part]]:
-        """For each part of ``domain``, the index of its class for ``rule``; and one part per
-        class (memoised by the domain's key: the search passes the same domains down many branches)."""
+    def _classes(self, rule: RuleSpec, role: str, domain: Domain) -> tuple[list[int], list[Part], list[int]]:
+        """For each part of ``domain``, the index of its class for ``rule``; one part per
+        class, and the class of each (memoised by the domain's key: the search passes the
+        same domains down many branches)."""
         key = (rule.id, role, domain.key)
         memo = self.class_memo.get(key)
         if memo is not None:
@@ -411,8 +459,8 @@ class Search:
                 index[cls] = len(representatives)
                 representatives.append(part)
             classes.append(index[cls])
-        self.class_memo[key] = (classes, representatives)
-        return classes, representatives
+        found = self.class_memo[key] = (classes, representatives, list(index))
+        return found
 
     def _record(self, cost: float, assigned: dict[str, Part]) -> None:
         """Keep the build if it is among the ``top`` cheapest, one per CPU, board and GPU."""
