@@ -22,6 +22,8 @@ with brute force.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
+import operator
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +31,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from partpicker.build import Build
+from partpicker.build import ROLES, Build, Line
 from partpicker.catalog.load import Catalog
 from partpicker.errors import SettingError
 from partpicker.models import Part
@@ -53,6 +55,19 @@ class Domain(NamedTuple):
     items: list[tuple[Part, float]]
 
 
+class Classes(NamedTuple):
+    """The parts of a domain by class for a rule (see :meth:`Search._spec_class`)."""
+
+    of: list[int]
+    """For each part of the domain, the index of its class."""
+    representatives: list[Part]
+    """One part per class (its first)."""
+    ids: list[int]
+    """The class of each representative."""
+    sizes: list[int]
+    """How many parts of the domain each class has."""
+
+
 def variety_key(assigned: dict[str, Part]) -> tuple[str, ...]:
     """The parts two builds of ``--top K`` must not all share."""
     return tuple(assigned[r].id for r in VARIETY_ROLES if r in assigned)
@@ -71,6 +86,7 @@ class _Shared:
     layouts: dict[Any, Any] = field(default_factory=dict)
     spec_ids: dict[Hashable, int] = field(default_factory=dict)
     class_ids: dict[tuple[str, str], dict[str, int]] = field(default_factory=dict)
+    lines: dict[tuple[str, str], tuple[Line, ...]] = field(default_factory=dict)
 
 
 def _shared(catalog: Catalog, rules: list[RuleSpec], request: Request, day: dt.date) -> _Shared:
@@ -120,12 +136,13 @@ class Search:
         self.layouts: dict[Any, Any] = shared.layouts
         self.spec_ids: dict[Hashable, int] = shared.spec_ids
         self.class_ids: dict[tuple[str, str], dict[str, int]] = shared.class_ids
+        self.lines: dict[tuple[str, str], tuple[Line, ...]] = shared.lines
         self.alike_classes: dict[str, int] = {}
         self.failures: Counter[str] = Counter()
         """How often each rule *failed* (not: was unknown) on a candidate."""
         self.forward_rules: dict[tuple[str, str, frozenset[str]], list[RuleSpec]] = {}
         self.forward_memo: dict[Hashable, Domain] = {}
-        self.class_memo: dict[tuple[str, str, Hashable], tuple[list[int], list[Part], list[int]]] = {}
+        self.class_memo: dict[tuple[str, str, Hashable], Classes] = {}
         self.nodes = 0
         self.checks = 0
         self.order = self._order()
@@ -133,13 +150,23 @@ class Search:
     # -- building blocks -------------------------------------------------------------
 
     def _build(self, assigned: dict[str, Part]) -> Build:
-        """The build of the chosen parts (GPUs: as many as bought now)."""
-        return Build.of(
-            "suggestion",
-            self.request.profile,
-            self.request.gpus,
-            {role: self.catalog.part_of(part) for role, part in assigned.items()},
-            self.request.counts(assigned),
+        """The build of the chosen parts (GPUs: as many as bought now), as :meth:`Build.of`
+        makes it, of lines made once per part (a rule is run on thousands of builds)."""
+        lines: dict[str, tuple[Line, ...]] = {}
+        for role in ROLES:
+            part = assigned.get(role)
+            if part is not None:
+                line = self.lines.get((role, part.id))
+                if line is None:
+                    line = self.lines[(role, part.id)] = (
+                        Line(self.catalog.part_of(part), self.request.bought_now(role)),
+                    )
+                lines[role] = line
+        return Build(
+            name="suggestion",
+            profile=self.request.profile,
+            target_gpus=self.request.gpus,
+            parts=lines,
             as_of=self.day,
             power_limit_w=self.request.power_limit_w,
         )
@@ -404,18 +431,16 @@ class Search:
         keep: list[bool] | None = None
         trial = dict(assigned)
         for rule in rules:
-            classes, representatives, ids = self._classes(rule, role, domain)
-            statuses = self._verdicts(rule, role, representatives, ids, assigned, trial)
-            verdicts = [s in self.accepted for s in statuses]
+            found = self._classes(rule, role, domain)
+            statuses = self._verdicts(rule, role, found.representatives, found.ids, assigned, trial)
             if count:
-                self.failures[rule.id] += sum(1 for c in classes if statuses[c] == "fail")
-            if keep is None:
-                keep = [verdicts[c] for c in classes]
-            else:
-                keep = [k and verdicts[c] for k, c in zip(keep, classes, strict=True)]
+                self.failures[rule.id] += sum(n for n, s in zip(found.sizes, statuses, strict=True) if s == "fail")
+            verdicts = [s in self.accepted for s in statuses]
+            passing = list(map(verdicts.__getitem__, found.of))
+            keep = passing if keep is None else list(map(operator.and_, keep, passing))
         if keep is None:
             return domain.items
-        return [item for item, k in zip(domain.items, keep, strict=True) if k]
+        return list(itertools.compress(domain.items, keep))
 
     def _verdicts(
         self,
@@ -442,10 +467,9 @@ class Search:
             verdicts.append(status)
         return verdicts
 
-    def _classes(self, rule: RuleSpec, role: str, domain: Domain) -> tuple[list[int], list[Part], list[int]]:
-        """For each part of ``domain``, the index of its class for ``rule``; one part per
-        class, and the class of each (memoised by the domain's key: the search passes the
-        same domains down many branches)."""
+    def _classes(self, rule: RuleSpec, role: str, domain: Domain) -> Classes:
+        """The classes of the parts of ``domain`` for ``rule`` (memoised by the domain's key:
+        the search passes the same domains down many branches)."""
         key = (rule.id, role, domain.key)
         memo = self.class_memo.get(key)
         if memo is not None:
@@ -453,13 +477,17 @@ class Search:
         index: dict[int, int] = {}
         classes: list[int] = []
         representatives: list[Part] = []
+        sizes: list[int] = []
         for part, _ in domain.items:
             cls = self._spec_class(rule, role, part)
-            if cls not in index:
-                index[cls] = len(representatives)
+            at = index.get(cls)
+            if at is None:
+                at = index[cls] = len(representatives)
                 representatives.append(part)
-            classes.append(index[cls])
-        found = self.class_memo[key] = (classes, representatives, list(index))
+                sizes.append(0)
+            sizes[at] += 1
+            classes.append(at)
+        found = self.class_memo[key] = Classes(classes, representatives, list(index), sizes)
         return found
 
     def _record(self, cost: float, assigned: dict[str, Part]) -> None:
