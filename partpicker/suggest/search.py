@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-import operator
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
@@ -66,6 +65,8 @@ class Classes(NamedTuple):
     """The class of each representative."""
     sizes: list[int]
     """How many parts of the domain each class has."""
+    masks: list[int]
+    """The parts of each class, as a bit mask (bit i: the domain's part i)."""
 
 
 def variety_key(assigned: dict[str, Part]) -> tuple[str, ...]:
@@ -142,6 +143,7 @@ class Search:
         """How often each rule *failed* (not: was unknown) on a candidate."""
         self.forward_rules: dict[tuple[str, str, frozenset[str]], list[RuleSpec]] = {}
         self.forward_memo: dict[Hashable, Domain] = {}
+        self.passing_memo: dict[Hashable, tuple[int, int]] = {}
         self.class_memo: dict[tuple[str, str, Hashable], Classes] = {}
         self.nodes = 0
         self.checks = 0
@@ -428,19 +430,39 @@ class Search:
         """The parts of ``domain`` that pass ``rules`` with the chosen parts: each rule is
         checked once per class of alike parts, not once per part (``count``: each part a rule
         fails on is counted in :attr:`failures`)."""
-        keep: list[bool] | None = None
+        if not rules:
+            return domain.items
+        keep = -1  # a bit per part of the domain: whether it passes every rule so far
         trial = dict(assigned)
         for rule in rules:
-            found = self._classes(rule, role, domain)
-            statuses = self._verdicts(rule, role, found.representatives, found.ids, assigned, trial)
+            passing, fails = self._passing(rule, role, assigned, domain, trial)
             if count:
-                self.failures[rule.id] += sum(n for n, s in zip(found.sizes, statuses, strict=True) if s == "fail")
-            verdicts = [s in self.accepted for s in statuses]
-            passing = list(map(verdicts.__getitem__, found.of))
-            keep = passing if keep is None else list(map(operator.and_, keep, passing))
-        if keep is None:
-            return domain.items
-        return list(itertools.compress(domain.items, keep))
+                self.failures[rule.id] += fails
+            keep &= passing
+        # bin() gives the bits from the highest down: reversed, part i's bit is the i-th character.
+        return list(itertools.compress(domain.items, map("1".__eq__, reversed(bin(keep)))))
+
+    def _passing(
+        self, rule: RuleSpec, role: str, assigned: dict[str, Part], domain: Domain, trial: dict[str, Part]
+    ) -> tuple[int, int]:
+        """The parts of ``domain`` that pass ``rule`` with the chosen parts, as a bit mask
+        (bit i: part i), and how many it fails on; memoised by the domain and the classes of
+        the chosen parts (a rule of a card and a case filters the cases alike for every
+        board the card is tried on)."""
+        context = tuple(self._spec_class(rule, r, assigned[r]) for r in rule.roles if r != role)
+        key = (rule.id, domain.key, context)
+        found = self.passing_memo.get(key)
+        if found is None:
+            classes = self._classes(rule, role, domain)
+            statuses = self._verdicts(rule, role, classes.representatives, classes.ids, assigned, trial)
+            mask = fails = 0
+            for bits, size, status in zip(classes.masks, classes.sizes, statuses, strict=True):
+                if status in self.accepted:
+                    mask |= bits
+                elif status == "fail":
+                    fails += size
+            found = self.passing_memo[key] = (mask, fails)
+        return found
 
     def _verdicts(
         self,
@@ -477,17 +499,19 @@ class Search:
         index: dict[int, int] = {}
         classes: list[int] = []
         representatives: list[Part] = []
-        sizes: list[int] = []
-        for part, _ in domain.items:
+        members: list[list[int]] = []
+        for i, (part, _) in enumerate(domain.items):
             cls = self._spec_class(rule, role, part)
             at = index.get(cls)
             if at is None:
                 at = index[cls] = len(representatives)
                 representatives.append(part)
-                sizes.append(0)
-            sizes[at] += 1
+                members.append([])
+            members[at].append(i)
             classes.append(at)
-        found = self.class_memo[key] = Classes(classes, representatives, list(index), sizes)
+        sizes = [len(m) for m in members]
+        masks = [sum(1 << i for i in m) for m in members]
+        found = self.class_memo[key] = Classes(classes, representatives, list(index), sizes, masks)
         return found
 
     def _record(self, cost: float, assigned: dict[str, Part]) -> None:
