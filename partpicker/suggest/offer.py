@@ -140,10 +140,12 @@ def _big_enough(part: Any, role: str, request: Request) -> bool:
 
 
 def gpu_model(catalog: Catalog, name: str) -> list[Part]:
-    """Cards of a GPU model ("RTX 3090" matches every GeForce RTX 3090 board, not the 3090 Ti),
+    """Cards of a GPU model ("RTX 3090" matches every GeForce RTX 3090 board, not the 3090 Ti;
+    "RTX 3060" the "GeForce RTX 3060 12GB" chip, a memory size being part of some chip names),
     or the one card a name resolves to."""
-    want = norm(name)
-    cards: list[Part] = [g for g in catalog.entries("gpu") if re.search(rf"(^| ){re.escape(want)}$", norm(g.chip))]
+    want = re.escape(norm(name))
+    model = re.compile(rf"(^| ){want}( \d+gb)?$")
+    cards: list[Part] = [g for g in catalog.entries("gpu") if model.search(norm(g.chip))]
     if cards:
         return cards
     try:

@@ -7,7 +7,9 @@
 2. For each (model, N) the suggest API answers the cheapest build ready for N cards with all
    N bought now (``solve``, unchanged). With ~40 models at ~0.05 s each, every option is
    solved: the ranking by total price is exact, not estimated.
-3. The answer ranks the options by total price, names the next cheaper option that almost
+3. The answer ranks the options proven first (a build every rule passes on known facts),
+   then by total price, so an option that is cheaper only if unknown facts hold never
+   displaces a proven one; it names the next cheaper option that almost
    fits (the (model, N) cheaper than the best build that misses by the least memory) and
    why not, and gives each build's power plan on the circuit.
 4. When the plan needs a second circuit (no power limit of at least 60 % fits one), the
@@ -70,6 +72,11 @@ class Option:
         if not self.solution.choices:
             return None
         return self.solution.choices[0].now_usd + (self.second_psu_usd or 0.0)
+
+    @property
+    def proven(self) -> bool:
+        """Whether its build passes every rule on known facts (not only if unknown facts hold)."""
+        return self.solution.status == "proven"
 
     @property
     def second_psu(self) -> Psu | None:
@@ -188,6 +195,11 @@ def _candidates(catalog: Catalog, req: WorkRequest) -> list[GpuOption]:
     return options
 
 
+def _rank(o: Option) -> tuple[bool, float, int]:
+    """Proven first, then cheapest, then fewest cards."""
+    return (not o.proven, o.total_usd or 0.0, o.fit.n_gpus)
+
+
 def _miss(
     catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, grid: list[FitResult], best: float
 ) -> Miss | None:
@@ -208,7 +220,7 @@ def answer(catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest) -> Wo
     if not fitting:
         return _impossible(req, grid)
     solved = [_option(catalog, rules, req, r) for r in fitting]
-    built = sorted((o for o in solved if o.total_usd is not None), key=lambda o: (o.total_usd, o.fit.n_gpus))
+    built = sorted((o for o in solved if o.total_usd is not None), key=_rank)
     unbuilt = tuple(o for o in solved if o.total_usd is None)
     if not built:
         return WorkAnswer(_no_build_status(unbuilt), req, (), unbuilt, None, _no_build_reason(req, unbuilt), None)
