@@ -61,3 +61,23 @@ def test_the_listed_pair_is_priced_and_shown(catalog, rules) -> None:
     report = evaluate(build, rules)
     assert report.parts["psu"].id == "evga-supernova-1600-p2"
     assert report.parts["psu-2"].id == "corsair-ax1600i"
+
+
+def test_the_power_picture_draws_both_psus_as_the_rules_judge_them(catalog, rules) -> None:
+    """The HTML power bar: the sum of both units' watts (as psu-wattage), the wall draw through
+    the least efficient unit (as wall-circuit)."""
+    from partpicker.html.power import power_budget
+    from partpicker.rules import power
+    from partpicker.validate import drawing
+
+    build = load_build(DUAL / "two-1600w-listed.yaml", catalog)
+    report = evaluate(build, rules)
+    view = drawing.power_view(build, report.params)
+    assert view is not None
+    assert view.psu_w == sum(p.watts for p in build.psus) == 3200
+    eff = min(power.efficiency(p.efficiency) for p in build.psus)
+    assert build.cpu is not None and build.gpu is not None and build.gpu.board_power_w is not None
+    load = build.cpu.tdp_w + build.gpu_count * build.gpu.board_power_w + 100
+    assert view.wall_w == pytest.approx(float(Fraction(load) / eff))
+    svg = power_budget(view)
+    assert "PSU 3,200 W" in svg and "short by" not in svg
