@@ -137,7 +137,7 @@ def test_a_70b_full_fine_tune_under_5000_is_impossible_with_the_numbers() -> Non
 
 
 def test_over_budget_says_what_the_cheapest_costs() -> None:
-    code, doc, _ = _suggest("--workload", "qlora llama-3.1-70b seq 4096", "--budget", "1000")
+    code, doc, _ = _suggest("--workload", "qlora llama-3.1-70b seq 4096", "--budget", "1000", "--gpu", "RTX 3090")
     assert code == 1 and doc["status"] == "over-budget"
     assert "over the budget of $1,000.00" in str(doc["reason"])
 
