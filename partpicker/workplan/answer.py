@@ -12,7 +12,9 @@
    displaces a proven one; it names the next cheaper option that almost
    fits (the (model, N) cheaper than the best build that misses by the least memory) and
    why not, and gives each build's power plan on the circuit.
-4. When the plan needs a second circuit (no power limit of at least 60 % fits one), the
+4. An option with no build proven on one PSU is also solved on two units of one PSU model
+   (``psu: {part: X, count: 2}``): two PSUs when one cannot carry the cards.
+5. When the plan needs a second circuit (no power limit of at least 60 % fits one), the
    cheapest catalog PSU that carries the second circuit's cards (watts with psu-wattage's
    margin, on a 100-120 V circuit its low-line rating, which must be known; a cable per
    socket; its wall draw within the circuit) is added: the option's price and build include
@@ -136,8 +138,20 @@ def _smallest_fitting(grid: list[FitResult]) -> list[FitResult]:
 
 
 def _solve(catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, r: FitResult) -> Solution:
+    """The cheapest build for ``r``'s cards; when none is proven on one PSU (and the user did
+    not ask for a PSU count), also on two of one model, and the better of the two answers."""
     base = replace(req.base, gpus=r.n_gpus, start_gpus=r.n_gpus, gpu=r.gpu, min_vram=0.0)
-    return solve(catalog, rules, base)
+    one = solve(catalog, rules, base)
+    if one.status == "proven" or base.psus != 1:
+        return one
+    two = solve(catalog, rules, replace(base, psus=2))
+    return min((one, two), key=_solution_rank)
+
+
+def _solution_rank(s: Solution) -> tuple[int, float]:
+    """Proven before unproven before none; then the cheaper."""
+    order = {"proven": 0, "unproven": 1}.get(s.status, 2)
+    return order, s.choices[0].now_usd if s.choices else 0.0
 
 
 def _option(catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, r: FitResult) -> Option:
