@@ -113,9 +113,7 @@ def suggest(
     power_limit: PowerLimitOpt = None,
     psus: Annotated[
         int,
-        typer.Option(
-            "--psus", min=1, max=2, help="PSUs of one model (2: a dual-PSU build; the case must mount both)."
-        ),
+        typer.Option("--psus", min=1, max=2, help="PSUs of one model (2: a dual-PSU build; the case must mount both)."),
     ] = 1,
     workload: workplan.WorkloadOpt = None,
     circuit: workplan.CircuitOpt = None,
