@@ -1,6 +1,6 @@
 """The searches of one catalog share rule statuses (issue 14): a search after others on the
 same catalog answers as it does on a fresh copy of that catalog, also when the rule set has
-another rule under a known id, or the build has another shape (GPU counts, power limit)."""
+another rule under a known id, or the build has another shape (GPU counts, PSU units, power limit)."""
 
 from __future__ import annotations
 
@@ -43,6 +43,7 @@ def _steps(rng: random.Random) -> list[tuple[dict[str, RuleSpec], Request]]:
         (HUNGRY, base),
         (RULES, dataclasses.replace(base, gpus=base.gpus + 1, start_gpus=2)),
         (RULES, dataclasses.replace(base, power_limit_w=200, top=2)),
+        (RULES, dataclasses.replace(base, psus=2)),
         (HUNGRY, dataclasses.replace(base, enforce=("gpu-cooling",))),
         (RULES, base),
     ]

@@ -94,9 +94,10 @@ def _shared(catalog: Catalog, rules: list[RuleSpec], request: Request, day: dt.d
     """The :class:`_Shared` state of a search, kept with the catalog (emptied with its memo).
 
     A status depends on the rule and on the build it is run on: the classes of its parts,
-    and the build's profile, GPU counts, date and power limit, which the key holds; a rule
+    and the build's profile, GPU target, part counts, date and power limit, which the key holds; a rule
     set whose rule of some id is another object than the state's gets a state of its own."""
-    shape = (request.profile, request.gpus, request.start_gpus, day, request.power_limit_w)
+    counts = tuple(request.bought_now(role) for role in ROLES)  # the lines of :meth:`Search._build`
+    shape = (request.profile, request.gpus, counts, day, request.power_limit_w)
     states: list[_Shared] = catalog.memo.setdefault(("search-shared", shape), [])
     for state in states:
         if all(state.rules.get(r.id, r) is r for r in rules):
