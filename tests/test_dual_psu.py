@@ -61,3 +61,77 @@ def test_the_listed_pair_is_priced_and_shown(catalog, rules) -> None:
     report = evaluate(build, rules)
     assert report.parts["psu"].id == "evga-supernova-1600-p2"
     assert report.parts["psu-2"].id == "corsair-ax1600i"
+
+
+def test_the_power_picture_draws_both_psus_as_the_rules_judge_them(catalog, rules) -> None:
+    """The HTML power bar: the sum of both units' watts (as psu-wattage), the wall draw through
+    the least efficient unit (as wall-circuit)."""
+    from partpicker.html.power import power_budget
+    from partpicker.rules import power
+    from partpicker.validate import drawing
+
+    build = load_build(DUAL / "two-1600w-listed.yaml", catalog)
+    report = evaluate(build, rules)
+    view = drawing.power_view(build, report.params)
+    assert view is not None
+    assert view.psu_w == sum(p.watts for p in build.psus) == 3200
+    eff = min(power.efficiency(p.efficiency) for p in build.psus)
+    assert build.cpu is not None and build.gpu is not None and build.gpu.board_power_w is not None
+    load = build.cpu.tdp_w + build.gpu_count * build.gpu.board_power_w + 100
+    assert view.wall_w == pytest.approx(float(Fraction(load) / eff))
+    svg = power_budget(view)
+    assert "PSU 3,200 W" in svg and "short by" not in svg
+
+
+def _json(result) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    import json
+
+    return json.loads(result.stdout)
+
+
+def test_suggest_psus_2_writes_a_counted_pair_that_validate_reads(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`suggest --psus 2`: two units of one PSU model, priced twice, written as
+    `psu: {part: X, count: 2}`, and judged on their sum by validate."""
+    from typer.testing import CliRunner
+
+    from partpicker.cli import app
+
+    runner = CliRunner()
+    out = tmp_path / "two.yaml"
+    args = ["suggest", "--gpus", "4", "--start-gpus", "4", "--gpu", "RTX 5090", "--as-of", "2025-07-31"]
+    one = runner.invoke(app, [*args, "-f", "json"])
+    two = runner.invoke(app, [*args, "--psus", "2", "-f", "json", "--output", str(out)])
+    assert two.exit_code == 0, two.output  # proven on two units
+    assert one.exit_code != 0  # one unit carries no proven build of four 575 W cards
+    import yaml
+
+    written = yaml.safe_load(out.read_text())
+    assert written["parts"]["psu"]["count"] == 2
+    checked = runner.invoke(app, ["validate", str(out), "-f", "json"])
+    found = {f["rule"]: f for f in _json(checked)["findings"]}
+    assert found["psu-wattage"]["status"] == "pass" and "2 PSUs" in found["psu-wattage"]["message"]
+    assert found["gpu-power-connectors"]["status"] == "pass"
+
+
+def test_a_workload_no_one_psu_carries_gets_two(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """suggest --workload: when no build is proven on one PSU, two units of one model; the
+    answer equals the plain suggest answer with --psus 2 for the same cards."""
+    from typer.testing import CliRunner
+
+    from partpicker.cli import app
+
+    runner = CliRunner()
+    out = tmp_path / "w.yaml"
+    line = "serve qwen2.5-32b bf16 ctx 16384 users 4"
+    common = ["--gpu", "RTX 5090", "--as-of", "2025-07-31", "-f", "json"]
+    work = runner.invoke(app, ["suggest", "--workload", line, *common, "--output", str(out)])
+    assert work.exit_code == 0, work.output
+    best = _json(work)["options"][0]  # type: ignore[index]
+    import yaml
+
+    written = yaml.safe_load(out.read_text())
+    assert written["parts"]["psu"]["count"] == 2
+    n = str(best["n_gpus"])
+    plain = runner.invoke(app, ["suggest", "--gpus", n, "--start-gpus", n, "--psus", "2", *common])
+    assert _json(plain)["status"] == "proven"
+    assert best["total_usd"] == pytest.approx(_json(plain)["total_usd"])

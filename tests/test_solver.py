@@ -43,8 +43,9 @@ def _brute(catalog, request: Request, top: int, accepted: set[str]) -> list[floa
     for parts in itertools.product(*(offered[r] for r in ROLES)):
         chosen = dict(zip(ROLES, parts, strict=True))
         gpu_n = request.start_gpus if request.objective == "now" else request.gpus
-        total = round(sum(p.usd * (gpu_n if r == "gpu" else 1) for r, p in chosen.items()), 2)
-        now = sum(p.usd * (request.start_gpus if r == "gpu" else 1) for r, p in chosen.items())
+        units = {"gpu": gpu_n, "psu": request.psus}  # a dual-PSU request pays for both units
+        total = round(sum(p.usd * units.get(r, 1) for r, p in chosen.items()), 2)
+        now = sum(p.usd * {"gpu": request.start_gpus, "psu": request.psus}.get(r, 1) for r, p in chosen.items())
         if request.budget is not None and now > request.budget + 1e-9:
             continue
         combos.append((total, chosen))
@@ -58,7 +59,9 @@ def _brute(catalog, request: Request, top: int, accepted: set[str]) -> list[floa
         if key in seen:
             continue
         parts = {role: chosen[role].part for role in ROLES}
-        build = Build.of("brute", request.profile, request.gpus, parts, {"gpu": request.start_gpus})
+        build = Build.of(
+            "brute", request.profile, request.gpus, parts, {"gpu": request.start_gpus, "psu": request.psus}
+        )
         if all(_status(rule, build) in accepted for rule in rules):
             totals.append(total)
             seen.add(key)
@@ -81,6 +84,7 @@ def random_request(rng: random.Random) -> Request:
         objective=rng.choice(["now", "full"]),
         strict=rng.random() < 0.2,
         allow_unknown=rng.random() < 0.25,
+        psus=2 if rng.random() < 0.2 else 1,
     )
 
 

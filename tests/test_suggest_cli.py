@@ -162,3 +162,25 @@ def test_suggest_with_cost() -> None:
     )
     used = doc["cost"]["now"]["assumptions"]["cloud_rate_used"]
     assert (used["gpu_class"], used["usd_per_gpu_hour"], used["date"]) == ("V100", 3.0, "2018")
+
+
+@pytest.mark.parametrize(
+    ("name", "chips"),
+    [
+        ("RTX 3060", {"GeForce RTX 3060 12GB"}),  # a memory size ends some chip names
+        ("RTX 3090", {"GeForce RTX 3090"}),  # not the 3090 Ti
+        ("RTX 3090 Ti", {"GeForce RTX 3090 Ti"}),
+        ("RTX 4060 Ti", {"GeForce RTX 4060 Ti 16GB"}),
+    ],
+)
+def test_gpu_model_matches_every_card_of_the_chip(name: str, chips: set[str]) -> None:
+    from partpicker.models import Gpu
+    from partpicker.suggest.offer import gpu_model
+
+    from .conftest import read_catalog_once
+
+    catalog = read_catalog_once()[0]
+    cards = gpu_model(catalog, name)
+    assert {c.chip for c in cards if isinstance(c, Gpu)} == chips
+    every = {g.id for g in catalog.entries("gpu") if isinstance(g, Gpu) and g.chip in chips}
+    assert {c.id for c in cards} == every and len(every) >= 1

@@ -111,6 +111,10 @@ def suggest(
         bool, typer.Option("--verified-only", help="Treat recalled facts as unknown: only documented facts pass.")
     ] = False,
     power_limit: PowerLimitOpt = None,
+    psus: Annotated[
+        int,
+        typer.Option("--psus", min=1, max=2, help="PSUs of one model (2: a dual-PSU build; the case must mount both)."),
+    ] = 1,
     workload: workplan.WorkloadOpt = None,
     circuit: workplan.CircuitOpt = None,
     headroom: workplan.HeadroomOpt = workplan.DEFAULT_HEADROOM,
@@ -138,6 +142,7 @@ def suggest(
         allow_unknown=allow_unknown,
         verified_only=verified_only,
         power_limit_w=power_limit,
+        psus=psus,
     )
 
     wall = workplan.parse_circuit(circuit)

@@ -49,14 +49,19 @@ class Request:
     """A power limit per GPU the user will set (psu-wattage and wall-circuit use it)."""
     profile: str = "dl-workstation"
     roles: tuple[str, ...] = ROLES
+    psus: int = 1
+    """Units of the chosen PSU model (2: a dual-PSU build, ``psu: {part: X, count: 2}``)."""
 
     def bought_now(self, role: str) -> int:
         """How many of the part in ``role`` are bought now (GPUs: ``start_gpus``)."""
-        return self.start_gpus if role in SCALED_ROLES else 1
+        return self.start_gpus if role in SCALED_ROLES else self._units(role)
 
     def at_full_scale(self, role: str) -> int:
         """How many of the part in ``role`` the build has at full scale (GPUs: ``gpus``)."""
-        return self.gpus if role in SCALED_ROLES else 1
+        return self.gpus if role in SCALED_ROLES else self._units(role)
+
+    def _units(self, role: str) -> int:
+        return self.psus if role == "psu" else 1
 
     def weight(self, role: str) -> int:
         """How many of the part in ``role`` the objective pays for."""
@@ -140,10 +145,12 @@ def _big_enough(part: Any, role: str, request: Request) -> bool:
 
 
 def gpu_model(catalog: Catalog, name: str) -> list[Part]:
-    """Cards of a GPU model ("RTX 3090" matches every GeForce RTX 3090 board, not the 3090 Ti),
+    """Cards of a GPU model ("RTX 3090" matches every GeForce RTX 3090 board, not the 3090 Ti;
+    "RTX 3060" the "GeForce RTX 3060 12GB" chip, a memory size being part of some chip names),
     or the one card a name resolves to."""
-    want = norm(name)
-    cards: list[Part] = [g for g in catalog.entries("gpu") if re.search(rf"(^| ){re.escape(want)}$", norm(g.chip))]
+    want = re.escape(norm(name))
+    model = re.compile(rf"(^| ){want}( \d+gb)?$")
+    cards: list[Part] = [g for g in catalog.entries("gpu") if model.search(norm(g.chip))]
     if cards:
         return cards
     try:

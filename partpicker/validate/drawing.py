@@ -189,20 +189,22 @@ def _floor(psu_p: Mapping[str, Any], n: int) -> float | None:
 
 def power_view(build: Build, params: Params) -> PowerView | None:
     """The full-load budget at the target GPU count with the psu-wattage and wall-circuit
-    parameters and the build's power limit (None without a CPU, GPU and PSU)."""
-    cpu, gpu, psu = build.cpu, build.gpu, build.psu
-    if cpu is None or gpu is None or psu is None:
+    parameters and the build's power limit (None without a CPU, GPU and PSU). A dual-PSU build
+    is drawn as the rules judge it: the sum of its units' watts, through the least efficient."""
+    cpu, gpu, psus = build.cpu, build.gpu, build.psus
+    if cpu is None or gpu is None or not psus:
         return None
+    watts = sum(p.watts for p in psus)
     psu_p, wall_p = params.get("psu-wattage", {}), params.get("wall-circuit", {})
     n = gpu_count(build)
     rest = float(psu_p.get("rest_of_system_w", power.REST_OF_SYSTEM_W))
     used = None if gpu.board_power_w is None else power.gpu_power_w(gpu.board_power_w, build.power_limit_w)
     wall = limit = None
     if cpu.tdp_w is not None and used is not None:
-        eff = power.efficiency(psu.efficiency)
+        eff = min(power.efficiency(p.efficiency) for p in psus)
         wall_rest = int(wall_p.get("rest_of_system_w", rest))
         wall = float(Fraction(cpu.tdp_w + n * used + wall_rest) / eff)
-        limit = _gpu_limit(cpu.tdp_w, psu.watts, psu_p, wall_p, n, eff)
+        limit = _gpu_limit(cpu.tdp_w, watts, psu_p, wall_p, n, eff)
     circuit = wall_p.get("max_wall_watts")
     return PowerView(
         n=n,
@@ -210,7 +212,7 @@ def power_view(build: Build, params: Params) -> PowerView | None:
         gpu_w=used,
         rest_w=rest,
         margin=float(psu_p.get("margin", 1.0)),
-        psu_w=psu.watts,
+        psu_w=watts,
         floor_w=_floor(psu_p, n),
         wall_w=wall,
         circuit_w=None if circuit is None else float(circuit),

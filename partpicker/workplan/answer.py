@@ -7,10 +7,14 @@
 2. For each (model, N) the suggest API answers the cheapest build ready for N cards with all
    N bought now (``solve``, unchanged). With ~40 models at ~0.05 s each, every option is
    solved: the ranking by total price is exact, not estimated.
-3. The answer ranks the options by total price, names the next cheaper option that almost
+3. The answer ranks the options proven first (a build every rule passes on known facts),
+   then by total price, so an option that is cheaper only if unknown facts hold never
+   displaces a proven one; it names the next cheaper option that almost
    fits (the (model, N) cheaper than the best build that misses by the least memory) and
    why not, and gives each build's power plan on the circuit.
-4. When the plan needs a second circuit (no power limit of at least 60 % fits one), the
+4. An option with no build proven on one PSU is also solved on two units of one PSU model
+   (``psu: {part: X, count: 2}``): two PSUs when one cannot carry the cards.
+5. When the plan needs a second circuit (no power limit of at least 60 % fits one), the
    cheapest catalog PSU that carries the second circuit's cards (watts with psu-wattage's
    margin, on a 100-120 V circuit its low-line rating, which must be known; a cable per
    socket; its wall draw within the circuit) is added: the option's price and build include
@@ -72,6 +76,11 @@ class Option:
         return self.solution.choices[0].now_usd + (self.second_psu_usd or 0.0)
 
     @property
+    def proven(self) -> bool:
+        """Whether its build passes every rule on known facts (not only if unknown facts hold)."""
+        return self.solution.status == "proven"
+
+    @property
     def second_psu(self) -> Psu | None:
         """The PSU the power plan adds for a second circuit, if any."""
         return self.power.psus[1] if self.second_psu_usd is not None and self.power else None
@@ -129,8 +138,20 @@ def _smallest_fitting(grid: list[FitResult]) -> list[FitResult]:
 
 
 def _solve(catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, r: FitResult) -> Solution:
+    """The cheapest build for ``r``'s cards; when none is proven on one PSU (and the user did
+    not ask for a PSU count), also on two of one model, and the better of the two answers."""
     base = replace(req.base, gpus=r.n_gpus, start_gpus=r.n_gpus, gpu=r.gpu, min_vram=0.0)
-    return solve(catalog, rules, base)
+    one = solve(catalog, rules, base)
+    if one.status == "proven" or base.psus != 1:
+        return one
+    two = solve(catalog, rules, replace(base, psus=2))
+    return min((one, two), key=_solution_rank)
+
+
+def _solution_rank(s: Solution) -> tuple[int, float]:
+    """Proven before unproven before none; then the cheaper."""
+    order = {"proven": 0, "unproven": 1}.get(s.status, 2)
+    return order, s.choices[0].now_usd if s.choices else 0.0
 
 
 def _option(catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, r: FitResult) -> Option:
@@ -188,6 +209,11 @@ def _candidates(catalog: Catalog, req: WorkRequest) -> list[GpuOption]:
     return options
 
 
+def _rank(o: Option) -> tuple[bool, float, int]:
+    """Proven first, then cheapest, then fewest cards."""
+    return (not o.proven, o.total_usd or 0.0, o.fit.n_gpus)
+
+
 def _miss(
     catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, grid: list[FitResult], best: float
 ) -> Miss | None:
@@ -208,7 +234,7 @@ def answer(catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest) -> Wo
     if not fitting:
         return _impossible(req, grid)
     solved = [_option(catalog, rules, req, r) for r in fitting]
-    built = sorted((o for o in solved if o.total_usd is not None), key=lambda o: (o.total_usd, o.fit.n_gpus))
+    built = sorted((o for o in solved if o.total_usd is not None), key=_rank)
     unbuilt = tuple(o for o in solved if o.total_usd is None)
     if not built:
         return WorkAnswer(_no_build_status(unbuilt), req, (), unbuilt, None, _no_build_reason(req, unbuilt), None)

@@ -26,7 +26,8 @@ def _option_line(rank: int, o: Option) -> str:
     r = o.fit
     price = f"${o.total_usd:>10,.2f}" if o.total_usd is not None else "   no build"
     peak = f"{r.peak_gib:.1f} of {r.usable_gib:.1f} GiB per card" if r.peak_gib is not None else ""
-    return f"  {rank}. {price}  {_fit_line(r)}: {peak}"
+    proven = "" if o.proven else "  (not proven: unknown facts)"
+    return f"  {rank}. {price}  {_fit_line(r)}: {peak}{proven}"
 
 
 def _power_lines(plan: PowerPlan | None) -> list[str]:
@@ -52,7 +53,7 @@ def text(answer: WorkAnswer, report: Report | None = None) -> str:
     head = f"Workload: {req.workload.describe()} ({req.model.name}; {req.headroom:.0%} of each card left free)"
     if answer.status != "ok":
         return f"{head}\nNo build: {answer.reason}."
-    out = [head, "GPU options that hold it, by the price of their cheapest build:"]
+    out = [head, "GPU options that hold it, proven builds first, by the price of their cheapest build:"]
     out += [_option_line(i, o) for i, o in enumerate(answer.options, 1)]
     if answer.miss is not None:
         m = answer.miss
@@ -145,6 +146,7 @@ def _option_doc(o: Option) -> dict[str, Any]:
     return {
         **_fit_doc(o.fit),
         "total_usd": o.total_usd,
+        "proven": o.proven,
         "build": {role: p.part.id for role, p in choice.prices.items()} if choice else None,
         "power": power_doc(o.power),
         "second_psu": None if o.second_psu is None else {"id": o.second_psu.id, "usd": o.second_psu_usd},

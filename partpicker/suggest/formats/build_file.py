@@ -16,7 +16,7 @@ def build_file(solution: Solution) -> str:
     choice = solution.choices[0]
     parts: dict[str, Any] = {}
     for role, p in choice.prices.items():
-        counted = role in SCALED_ROLES
+        counted = role in SCALED_ROLES or req.bought_now(role) > 1
         parts[role] = {"part": p.part.id, "count": req.bought_now(role)} if counted else p.part.id
     doc = {
         "name": "suggested",
