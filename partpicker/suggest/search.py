@@ -21,13 +21,16 @@ with brute force.
 
 from __future__ import annotations
 
+import datetime as dt
+import itertools
 from collections import Counter
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import msgspec
 
-from partpicker.build import Build
+from partpicker.build import ROLES, Build, Line
 from partpicker.catalog.load import Catalog
 from partpicker.errors import SettingError
 from partpicker.models import Part
@@ -51,9 +54,58 @@ class Domain(NamedTuple):
     items: list[tuple[Part, float]]
 
 
+class Classes(NamedTuple):
+    """The parts of a domain by class for a rule (see :meth:`Search._spec_class`)."""
+
+    of: list[int]
+    """For each part of the domain, the index of its class."""
+    representatives: list[Part]
+    """One part per class (its first)."""
+    ids: list[int]
+    """The class of each representative."""
+    sizes: list[int]
+    """How many parts of the domain each class has."""
+    masks: list[int]
+    """The parts of each class, as a bit mask (bit i: the domain's part i)."""
+
+
 def variety_key(assigned: dict[str, Part]) -> tuple[str, ...]:
     """The parts two builds of ``--top K`` must not all share."""
     return tuple(assigned[r].id for r in VARIETY_ROLES if r in assigned)
+
+
+@dataclass
+class _Shared:
+    """What the searches of one catalog share when they ask rules of builds of one shape
+    (profile, GPU counts, date, power limit): rule statuses by the classes of the parts they
+    read, layouts, and those classes (one names the values of the fields a rule reads of a
+    role)."""
+
+    rules: dict[str, RuleSpec]
+    """The rules the statuses are of, by id (kept, so that an id names one rule here)."""
+    cache: dict[tuple[Any, ...], str] = field(default_factory=dict)
+    layouts: dict[Any, Any] = field(default_factory=dict)
+    spec_ids: dict[Hashable, int] = field(default_factory=dict)
+    class_ids: dict[tuple[str, str], dict[str, int]] = field(default_factory=dict)
+    lines: dict[tuple[str, str], tuple[Line, ...]] = field(default_factory=dict)
+
+
+def _shared(catalog: Catalog, rules: list[RuleSpec], request: Request, day: dt.date) -> _Shared:
+    """The :class:`_Shared` state of a search, kept with the catalog (emptied with its memo).
+
+    A status depends on the rule and on the build it is run on: the classes of its parts,
+    and the build's profile, GPU target, part counts, date and power limit, which the key holds; a rule
+    set whose rule of some id is another object than the state's gets a state of its own."""
+    counts = tuple(request.bought_now(role) for role in ROLES)  # the lines of :meth:`Search._build`
+    shape = (request.profile, request.gpus, counts, day, request.power_limit_w)
+    states: list[_Shared] = catalog.memo.setdefault(("search-shared", shape), [])
+    for state in states:
+        if all(state.rules.get(r.id, r) is r for r in rules):
+            state.rules.update((r.id, r) for r in rules)
+            return state
+    state = _Shared({r.id: r for r in rules})
+    states.append(state)
+    return state
 
 
 class Search:
@@ -78,17 +130,22 @@ class Search:
         self.accepted = {"pass", "unknown"} if request.allow_unknown else {"pass"}
         self.catalog = catalog
         self.offered = offer(catalog, request, self.day)
-        self.cache: dict[tuple[Any, ...], str] = {}
-        self.spec_class: dict[tuple[str, str, str], int] = {}
-        self.spec_ids: dict[Hashable, int] = {}
-        self.layouts: dict[Any, Any] = {}
         self.frozen_memo: dict[bytes, Hashable] = catalog.memo.setdefault("frozen", {})
+        shared = _shared(catalog, self.rules, request, self.day)
+        self.cache: dict[tuple[Any, ...], str] = shared.cache
+        """Rule statuses by the classes of the parts they read (shared by the searches of one
+        catalog, rule set and build shape: `suggest` searches up to three times)."""
+        self.layouts: dict[Any, Any] = shared.layouts
+        self.spec_ids: dict[Hashable, int] = shared.spec_ids
+        self.class_ids: dict[tuple[str, str], dict[str, int]] = shared.class_ids
+        self.lines: dict[tuple[str, str], tuple[Line, ...]] = shared.lines
         self.alike_classes: dict[str, int] = {}
         self.failures: Counter[str] = Counter()
         """How often each rule *failed* (not: was unknown) on a candidate."""
         self.forward_rules: dict[tuple[str, str, frozenset[str]], list[RuleSpec]] = {}
         self.forward_memo: dict[Hashable, Domain] = {}
-        self.class_memo: dict[tuple[str, str, Hashable], tuple[list[int], list[Part]]] = {}
+        self.passing_memo: dict[Hashable, tuple[int, int]] = {}
+        self.class_memo: dict[tuple[str, str, Hashable], Classes] = {}
         self.nodes = 0
         self.checks = 0
         self.order = self._order()
@@ -96,26 +153,38 @@ class Search:
     # -- building blocks -------------------------------------------------------------
 
     def _build(self, assigned: dict[str, Part]) -> Build:
-        """The build of the chosen parts (GPUs: as many as bought now)."""
-        return Build.of(
-            "suggestion",
-            self.request.profile,
-            self.request.gpus,
-            {role: self.catalog.part_of(part) for role, part in assigned.items()},
-            self.request.counts(assigned),
+        """The build of the chosen parts (GPUs: as many as bought now), as :meth:`Build.of`
+        makes it, of lines made once per part (a rule is run on thousands of builds)."""
+        lines: dict[str, tuple[Line, ...]] = {}
+        for role in ROLES:
+            part = assigned.get(role)
+            if part is not None:
+                line = self.lines.get((role, part.id))
+                if line is None:
+                    line = self.lines[(role, part.id)] = (
+                        Line(self.catalog.part_of(part), self.request.bought_now(role)),
+                    )
+                lines[role] = line
+        return Build(
+            name="suggestion",
+            profile=self.request.profile,
+            target_gpus=self.request.gpus,
+            parts=lines,
             as_of=self.day,
             power_limit_w=self.request.power_limit_w,
         )
 
     def _spec_class(self, rule: RuleSpec, role: str, part: Part) -> int:
         """A small number naming the values of the fields ``rule`` reads of ``part``: parts
-        with equal numbers are alike to that rule (cached per part)."""
-        key = (rule.id, role, part.id)
-        found = self.spec_class.get(key)
+        with equal numbers are alike to that rule (cached per part id)."""
+        ids = self.class_ids.get((rule.id, role))
+        if ids is None:
+            ids = self.class_ids[(rule.id, role)] = {}
+        found = ids.get(part.id)
         if found is None:
-            specs = (rule.id, role, tuple(_freeze(getattr(part, name)) for name in rule.reads[role]))
-            found = self.spec_ids.setdefault(specs, len(self.spec_ids))
-            self.spec_class[key] = found
+            fields = tuple(rule.reads[role])
+            specs = (rule.id, role, fields, tuple(_freeze(getattr(part, name)) for name in fields))
+            found = ids[part.id] = self.spec_ids.setdefault(specs, len(self.spec_ids))
         return found
 
     def status(self, rule: RuleSpec, assigned: dict[str, Part]) -> str:
@@ -362,42 +431,68 @@ class Search:
         """The parts of ``domain`` that pass ``rules`` with the chosen parts: each rule is
         checked once per class of alike parts, not once per part (``count``: each part a rule
         fails on is counted in :attr:`failures`)."""
-        keep: list[bool] | None = None
+        if not rules:
+            return domain.items
+        keep = -1  # a bit per part of the domain: whether it passes every rule so far
         trial = dict(assigned)
         for rule in rules:
-            classes, representatives = self._classes(rule, role, domain)
-            statuses = self._verdicts(rule, role, representatives, assigned, trial)
-            verdicts = [s in self.accepted for s in statuses]
+            passing, fails = self._passing(rule, role, assigned, domain, trial)
             if count:
-                self.failures[rule.id] += sum(1 for c in classes if statuses[c] == "fail")
-            if keep is None:
-                keep = [verdicts[c] for c in classes]
-            else:
-                keep = [k and verdicts[c] for k, c in zip(keep, classes, strict=True)]
-        if keep is None:
-            return domain.items
-        return [item for item, k in zip(domain.items, keep, strict=True) if k]
+                self.failures[rule.id] += fails
+            keep &= passing
+        # bin() gives the bits from the highest down: reversed, part i's bit is the i-th character.
+        return list(itertools.compress(domain.items, map("1".__eq__, reversed(bin(keep)))))
+
+    def _passing(
+        self, rule: RuleSpec, role: str, assigned: dict[str, Part], domain: Domain, trial: dict[str, Part]
+    ) -> tuple[int, int]:
+        """The parts of ``domain`` that pass ``rule`` with the chosen parts, as a bit mask
+        (bit i: part i), and how many it fails on; memoised by the domain and the classes of
+        the chosen parts (a rule of a card and a case filters the cases alike for every
+        board the card is tried on)."""
+        context = tuple(self._spec_class(rule, r, assigned[r]) for r in rule.roles if r != role)
+        key = (rule.id, domain.key, context)
+        found = self.passing_memo.get(key)
+        if found is None:
+            classes = self._classes(rule, role, domain)
+            statuses = self._verdicts(rule, role, classes.representatives, classes.ids, assigned, trial)
+            mask = fails = 0
+            for bits, size, status in zip(classes.masks, classes.sizes, statuses, strict=True):
+                if status in self.accepted:
+                    mask |= bits
+                elif status == "fail":
+                    fails += size
+            found = self.passing_memo[key] = (mask, fails)
+        return found
 
     def _verdicts(
-        self, rule: RuleSpec, role: str, representatives: list[Part], assigned: dict[str, Part], trial: dict[str, Part]
+        self,
+        rule: RuleSpec,
+        role: str,
+        representatives: list[Part],
+        ids: list[int],
+        assigned: dict[str, Part],
+        trial: dict[str, Part],
     ) -> list[str]:
-        """The status of ``rule`` on each representative of ``role`` with the chosen parts."""
+        """The status of ``rule`` on each representative of ``role`` (of class ``ids``) with
+        the chosen parts."""
         # The cache key of each representative differs only in this role's class.
-        at = rule.roles.index(role)
-        fixed = [self._spec_class(rule, r, assigned[r]) if r != role else 0 for r in rule.roles]
+        at = rule.roles.index(role) + 1
+        fixed: list[Any] = [rule.id, *(self._spec_class(rule, r, assigned[r]) if r != role else 0 for r in rule.roles)]
         verdicts = []
-        for part in representatives:
-            fixed[at] = self._spec_class(rule, role, part)
-            status = self.cache.get((rule.id, *fixed))
+        get = self.cache.get
+        for part, cls in zip(representatives, ids, strict=True):
+            fixed[at] = cls
+            status = get(tuple(fixed))
             if status is None:
                 trial[role] = part
                 status = self.status(rule, trial)
             verdicts.append(status)
         return verdicts
 
-    def _classes(self, rule: RuleSpec, role: str, domain: Domain) -> tuple[list[int], list[Part]]:
-        """For each part of ``domain``, the index of its class for ``rule``; and one part per
-        class (memoised by the domain's key: the search passes the same domains down many branches)."""
+    def _classes(self, rule: RuleSpec, role: str, domain: Domain) -> Classes:
+        """The classes of the parts of ``domain`` for ``rule`` (memoised by the domain's key:
+        the search passes the same domains down many branches)."""
         key = (rule.id, role, domain.key)
         memo = self.class_memo.get(key)
         if memo is not None:
@@ -405,14 +500,20 @@ class Search:
         index: dict[int, int] = {}
         classes: list[int] = []
         representatives: list[Part] = []
-        for part, _ in domain.items:
+        members: list[list[int]] = []
+        for i, (part, _) in enumerate(domain.items):
             cls = self._spec_class(rule, role, part)
-            if cls not in index:
-                index[cls] = len(representatives)
+            at = index.get(cls)
+            if at is None:
+                at = index[cls] = len(representatives)
                 representatives.append(part)
-            classes.append(index[cls])
-        self.class_memo[key] = (classes, representatives)
-        return classes, representatives
+                members.append([])
+            members[at].append(i)
+            classes.append(at)
+        sizes = [len(m) for m in members]
+        masks = [sum(1 << i for i in m) for m in members]
+        found = self.class_memo[key] = Classes(classes, representatives, list(index), sizes, masks)
+        return found
 
     def _record(self, cost: float, assigned: dict[str, Part]) -> None:
         """Keep the build if it is among the ``top`` cheapest, one per CPU, board and GPU."""
