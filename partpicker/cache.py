@@ -23,10 +23,17 @@ import os
 import stat
 from collections.abc import Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from partpicker import output
 from partpicker.errors import InputError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from pydantic import BaseModel
+
+M = TypeVar("M", bound="BaseModel")
 
 FORMAT = 1
 """Bump when what is stored changes shape."""
@@ -133,3 +140,146 @@ def store(kind: str, key: str, payload: bytes) -> bool:
         output.write_with(path, write, "cache")
         return True
     return False
+
+
+def rebuild(model: type[M], data: Any) -> M:
+    """``model`` made again of the plain data this code stored for it (its ``model_dump(mode=
+    "python", round_trip=True, exclude_unset=True)`` through MessagePack), without validating it
+    again: what was stored was validated when it was made, and the key and digest say it is
+    what this very code wrote. Validating it back would build every model's validator first,
+    the larger part of a warm `validate` (issue 14; the models are ``defer_build``). Nested
+    models are made the same way, ISO dates become dates again, and the fields set are the
+    keys stored. ``ValueError`` if the data is not of the model's shape (a key that is no
+    field, a required field missing, a nested model that is no mapping): a miss."""
+    return _maker(model)(data)  # type: ignore[no-any-return]
+
+
+_MAKERS: dict[Any, Callable[[Any], Any]] = {}
+
+
+def _maker(model: type[BaseModel]) -> Callable[[Any], Any]:
+    """The function that makes ``model`` of plain data (one per model, made on first use)."""
+    if model in _MAKERS:
+        return _MAKERS[model]
+    plan: list[tuple[str, Callable[[Any], Any] | None, Callable[[], Any] | None]] = []
+    new, setattr_ = object.__new__, object.__setattr__
+
+    def make(data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise ValueError(f"stored data is not a {model.__name__}")
+        values, found = {}, 0
+        for name, convert, default in plan:  # in field order, as validation makes them
+            if name in data:
+                found += 1
+                values[name] = data[name] if convert is None else convert(data[name])
+            elif default is not None:
+                values[name] = default()
+            else:
+                raise ValueError(f"stored data is not a {model.__name__}: no {name}")
+        if found != len(data):
+            raise ValueError(f"stored data is not a {model.__name__}: a key that is no field")
+        # what model_construct does for these models (no private attributes, no extra fields,
+        # no post-init: checked below), at a third of its cost
+        made = new(model)
+        setattr_(made, "__dict__", values)
+        setattr_(made, "__pydantic_fields_set__", set(data))
+        setattr_(made, "__pydantic_extra__", None)
+        setattr_(made, "__pydantic_private__", None)
+        return made
+
+    if model.__private_attributes__ or model.model_config.get("extra") == "allow" or model.__pydantic_post_init__:
+        raise TypeError(f"cannot rebuild a {model.__name__} from stored data")
+    _MAKERS[model] = make  # before its fields: a model may contain itself
+    for name, info in model.model_fields.items():
+        plan.append((name, _converter(info.annotation), None if info.is_required() else _default(info)))
+    return make
+
+
+def _default(info: Any) -> Callable[[], Any]:
+    """A field's default, made afresh for each instance as pydantic does (a factory, or a copy)."""
+    import copy
+
+    if info.default_factory is not None:
+        if info.default_factory not in (list, dict, set) and info.default_factory_takes_validated_data:
+            raise TypeError("cannot rebuild a default made from the other fields")
+        return info.default_factory  # type: ignore[no-any-return]
+    value = info.default
+    if value is None or isinstance(value, (bool, int, float, str, bytes, frozenset)):
+        return lambda: value
+    return lambda: copy.deepcopy(value)
+
+
+def _converter(annotation: Any) -> Callable[[Any], Any] | None:
+    """How a stored value of type ``annotation`` becomes the value again (None: as it is)."""
+    import typing
+
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Annotated:
+        return _converter(args[0])
+    if isinstance(annotation, type) and origin is None:
+        return _class_converter(annotation)
+    inner = [_converter(a) for a in args if a is not type(None)]
+    if all(c is None for c in inner):
+        return None
+    made = _generic_converter(origin, len(args), inner)
+    if made is None:  # a union of models, say: which one it was is not stored; validate instead
+        raise TypeError(f"cannot rebuild a {annotation} from stored data")
+    return made
+
+
+def _class_converter(cls: type) -> Callable[[Any], Any] | None:
+    import datetime as dt
+
+    from pydantic import BaseModel
+
+    if issubclass(cls, BaseModel):
+        return _maker(cls)
+    return _day if issubclass(cls, dt.date) and not issubclass(cls, dt.datetime) else None
+
+
+def _generic_converter(
+    origin: Any, n_args: int, inner: list[Callable[[Any], Any] | None]
+) -> Callable[[Any], Any] | None:
+    """``X | None``, ``list[X]`` and ``dict[K, X]`` of a converted ``X``; None for anything else."""
+    import types
+    import typing
+
+    if origin in (typing.Union, types.UnionType) and len(inner) == 1 and inner[0] is not None:
+        return _optional(inner[0])
+    if origin is list and len(inner) == 1 and inner[0] is not None:
+        return _list_of(inner[0])
+    if origin is dict and n_args == 2 and inner[0] is None and inner[1] is not None:
+        return _dict_of(inner[1])
+    return None
+
+
+def _day(value: Any) -> Any:
+    import datetime as dt
+
+    if isinstance(value, str):
+        return dt.date.fromisoformat(value)
+    if isinstance(value, dt.date):
+        return value
+    raise ValueError("stored data is not a date")
+
+
+def _optional(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda value: None if value is None else convert(value)
+
+
+def _list_of(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def each(value: Any) -> list[Any]:
+        if not isinstance(value, list):
+            raise ValueError("stored data is not a list")
+        return [convert(item) for item in value]
+
+    return each
+
+
+def _dict_of(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def each(value: Any) -> dict[Any, Any]:
+        if not isinstance(value, dict):
+            raise ValueError("stored data is not a mapping")
+        return {key: convert(item) for key, item in value.items()}
+
+    return each

@@ -67,9 +67,11 @@ Lanes = Annotated[int, Field(ge=0, le=16)]
 class Strict(BaseModel):
     """Base: unknown fields are errors, instances are immutable, values are not coerced (no
     ``watts: "1500"``, no ``hpwr_12v: true``; a whole number is still a float) and numbers are
-    finite (no ``usd: .inf`` or ``.nan``)."""
+    finite (no ``usd: .inf`` or ``.nan``). Each model's validator is built when it is first
+    used (``defer_build``): a warm `validate` makes its parts from the cache without one
+    (:func:`partpicker.cache.rebuild`), and building them all costs more than the run (issue 14)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False, defer_build=True)
 
 
 class Price(Strict):

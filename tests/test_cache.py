@@ -77,6 +77,7 @@ def assert_same_catalog(got: Catalog, want: Catalog) -> None:
         assert type(other) is type(part)
         assert other == part
         assert other.model_fields_set == part.model_fields_set
+        assert repr(other) == repr(part)  # the fields in the same order, nested models alike
         here, there = got.origin[part_id], want.origin[part_id]
         assert (here.path, here.line) == (there.path, there.line)
     assert {c: [p.id for p in ps] for c, ps in got.by_category.items()} == {
@@ -294,6 +295,23 @@ def test_the_key_follows_the_code_and_the_version(tmp_path: Path, monkeypatch: p
     fourth = cache.key_of("k", [data])
     assert len({first, second, third, fourth, cache.key_of("other", [data])}) == 5
     assert cache.key_of("k", [tmp_path / "missing.yaml"]) is None
+
+
+def test_rebuild_refuses_what_is_not_of_the_models_shape() -> None:
+    from partpicker.build import Counted
+    from partpicker.models import Price, Psu
+
+    stored = Price(usd=100.0, date="2024-01-02", source="a shop").model_dump(mode="python", exclude_unset=True)
+    made = cache.rebuild(Price, msgspec.msgpack.decode(msgspec.msgpack.encode(stored)))
+    assert made == Price(usd=100.0, date="2024-01-02", source="a shop")
+    assert made.model_fields_set == {"usd", "date", "source"} and made.kind == "street"
+    for bad in ({**stored, "extra": 1}, {"usd": 100.0, "source": "a shop"}, [stored], {**stored, "date": 20240102}):
+        with pytest.raises(ValueError):
+            cache.rebuild(Price, bad)
+    with pytest.raises(ValueError):  # a nested model that is no mapping
+        cache.rebuild(Psu, {"id": "p", "name": "P", "brand": "B", "sources": ["s"], "watts": 500, "prices": [3]})
+    with pytest.raises(TypeError):  # a union of a number and a model: which one it was is not stored
+        cache.rebuild(Counted, {"part": "x", "price": {"usd": 1.0}})
 
 
 # -- the rules -----------------------------------------------------------------------------

@@ -6,9 +6,10 @@ most of a `validate`. The result -- every part as loaded, where each was defined
 problems found -- is stored with :mod:`partpicker.cache` under a key made of the catalog
 files' bytes, the checks skipped, today's date (the checks judge prices against it), the
 package version and its source files; the next run
-validates the stored parts back into the same pydantic models (``msgspec`` MessagePack of
-plain data: no pickle, nothing from the file is ever executed). A stored file that does not
-decode, or whose parts no longer validate, is a miss: the catalog is parsed again.
+makes the stored parts back into the same pydantic models (``msgspec`` MessagePack of plain
+data: no pickle, nothing from the file is ever executed) without validating them again
+(:func:`partpicker.cache.rebuild`). A stored file that does not decode, or whose parts are
+not of their models' shape, is a miss: the catalog is parsed again.
 
 Catalogs named with ``--catalog`` and JSON Lines files (already fast) are not cached.
 """
@@ -88,8 +89,6 @@ def encode(catalog: Catalog, problems: Sequence[Problem]) -> bytes:
 
 def _decode(payload: bytes) -> tuple[Catalog, list[Problem]] | None:
     """The catalog and problems stored, or None if the payload is not a catalog this code wrote."""
-    from pydantic import ValidationError
-
     from partpicker.models import CATEGORIES
 
     try:
@@ -99,9 +98,8 @@ def _decode(payload: bytes) -> tuple[Catalog, list[Problem]] | None:
     catalog = Catalog()
     try:
         for entry in stored.parts:
-            part = CATEGORIES[entry.category].model_validate(entry.data)
-            catalog.add(part, Origin(entry.path, entry.line, None))
-    except (KeyError, ValidationError, ValueError, TypeError):
+            catalog.add(cache.rebuild(CATEGORIES[entry.category], entry.data), Origin(entry.path, entry.line, None))
+    except (KeyError, ValueError, TypeError):
         return None
     problems = [Problem(p.check, p.path, p.line, p.message, p.part_id, p.severity) for p in stored.problems]
     return catalog, problems

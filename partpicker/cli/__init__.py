@@ -5,7 +5,8 @@ use (:mod:`partpicker.cli.root`), and each command's module is imported only whe
 command runs (:data:`COMMANDS` names them, with the one-line summary the top-level help
 shows). ``partpicker``, ``partpicker --help`` and ``partpicker --version`` are answered here
 without importing typer at all; ``tests/test_cli_lazy.py`` checks that this text lists
-exactly the commands, options and summaries typer registers.
+exactly the commands, options and summaries typer registers. The everyday forms of
+``partpicker validate BUILD`` run without typer too (:mod:`partpicker.cli.lean`).
 """
 
 from __future__ import annotations
@@ -121,6 +122,10 @@ def main() -> None:
 
     try:
         code = _lean(sys.argv[1:])
+        if code is None:
+            from partpicker.cli.lean import run_validate
+
+            code = run_validate(sys.argv[1:])
         if code is None:
             from partpicker.cli.root import app as root_app
 

@@ -28,7 +28,7 @@ SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # built on first validation
 
 
 class Param(_Strict):
@@ -185,8 +185,8 @@ def _stored(key: str) -> dict[str, RuleSpec] | None:
     if payload is None:
         return None
     try:
-        specs = [RuleSpec.model_validate(raw) for raw in msgspec.msgpack.decode(payload)]
-    except (msgspec.DecodeError, ValidationError, ValueError, TypeError):
+        specs = [cache.rebuild(RuleSpec, raw) for raw in msgspec.msgpack.decode(payload)]
+    except (msgspec.DecodeError, ValueError, TypeError):
         return None
     return {spec.id: spec for spec in specs}
 

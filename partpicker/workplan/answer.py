@@ -160,7 +160,7 @@ def _option(catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, r: F
         return Option(r, solution, None)
     build = solution.choices[0].build
     plan = power_plan(build, req.circuit, r.n_gpus)
-    if plan.split is None or build.gpu is None:
+    if plan.split is None or build.gpu is None or len(build.psus) > 1:  # two listed: one per circuit
         return Option(r, solution, plan)
     found = second_psu(catalog, plan, build, solution, req)
     if found is None:
