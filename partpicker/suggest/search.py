@@ -111,7 +111,9 @@ def _shared(catalog: Catalog, rules: list[RuleSpec], request: Request, day: dt.d
 class Search:
     """Branch and bound over one request (see the module docstring)."""
 
-    def __init__(self, catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> None:
+    def __init__(
+        self, catalog: Catalog, rules: dict[str, RuleSpec], request: Request, *, count_failures: bool = True
+    ) -> None:
         if request.start_gpus > request.gpus:
             raise SettingError(
                 "start_gpus",
@@ -143,6 +145,9 @@ class Search:
         self.alike_classes: dict[str, int] = {}
         self.failures: Counter[str] = Counter()
         """How often each rule *failed* (not: was unknown) on a candidate."""
+        self.count_failures = count_failures
+        """Whether to count :attr:`failures` (which an infeasible answer reads); without, a
+        domain that one rule empties is not filtered by the others."""
         self.forward_rules: dict[tuple[str, str, frozenset[str]], list[RuleSpec]] = {}
         self.forward_memo: dict[Hashable, Domain] = {}
         self.passing_memo: dict[Hashable, tuple[int, int]] = {}
@@ -401,6 +406,7 @@ class Search:
         rules = self.forward_rules.get(key)
         if rules is None:
             rules = [r for r in self.rules if role in r.roles and other in r.roles and set(r.roles) - {other} <= done]
+            rules.sort(key=lambda r: r.severity != "error")  # errors first: they empty domains soonest
             self.forward_rules[key] = rules
         return rules
 
@@ -414,7 +420,7 @@ class Search:
         kept = self.forward_memo.get(memo_key)
         if kept is None:
             kept = self.forward_memo[memo_key] = Domain(
-                memo_key, self._filter(other, assigned, domain, rules, count=True)
+                memo_key, self._filter(other, assigned, domain, rules, count=self.count_failures)
             )
         return kept
 
@@ -435,6 +441,8 @@ class Search:
         keep = -1  # a bit per part of the domain: whether it passes every rule so far
         trial = dict(assigned)
         for rule in rules:
+            if not (keep or count):
+                break  # empty already: the other rules need not be run
             passing, fails = self._passing(rule, role, assigned, domain, trial)
             if count:
                 self.failures[rule.id] += fails
