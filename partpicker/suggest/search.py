@@ -243,8 +243,7 @@ class Search:
         for role in self.request.roles:
             unary_ids = set(unary_rules(self.graph, role))
             unary = [r for r in self.rules if r.id in unary_ids]
-            weight = self.request.weight(role)
-            items = self._alike_cheapest(role, [(priced.part, priced.usd * weight) for priced in self.offered[role]])
+            items = self._alike_of(role)
             for rule in unary:  # one check per class of alike parts, as in forward filtering
                 items = self._filter(role, {}, Domain(("unary", role, rule.id), items), [rule], count=True)
             self.after_unary[role] = len(items)
@@ -269,6 +268,24 @@ class Search:
         found = self.offers[role][part.id]
         return Priced(self.catalog.part_of(found.part), found.usd, found.date, found.kind)
 
+    def _alike_of(self, role: str) -> list[tuple[Part, float]]:
+        """:meth:`_alike_cheapest` of the parts on offer for ``role`` at their cost weight,
+        kept with the catalog for the searches that ask it alike (same offer, fields, weight
+        and ``top``)."""
+        offered, weight = self.offered[role], self.request.weight(role)
+        keep = self.request.top if role in VARIETY_ROLES else 1
+        key = ("alike-kept", role, self._fields(role), keep, weight, id(offered))
+        found = self.catalog.memo.get(key)
+        if found is None or found[0] is not offered:  # (the offer is kept with it: ids stay unique)
+            items = self._alike_cheapest(role, [(priced.part, priced.usd * weight) for priced in offered])
+            found = self.catalog.memo[key] = (offered, items, self.alike_classes[role])
+        self.alike_classes[role] = found[2]
+        return list(found[1])
+
+    def _fields(self, role: str) -> tuple[str, ...]:
+        """Every field the rules read of ``role``, sorted."""
+        return tuple(sorted({name for rule in self.rules for name in rule.reads.get(role, ())}))
+
     def _alike_cheapest(self, role: str, items: list[tuple[Part, float]]) -> list[tuple[Part, float]]:
         """Per class of parts alike on every field the rules read of ``role``, the cheapest
         (ties: the first id); of a CPU, board or GPU, the ``top`` cheapest.
@@ -279,7 +296,7 @@ class Search:
         keeps instead; in them, the K kept members give K builds of other CPUs, boards or
         GPUs as cheap or cheaper, so that build is not among the K answers.
         """
-        fields = tuple(sorted({name for rule in self.rules for name in rule.reads.get(role, ())}))
+        fields = self._fields(role)
         keys = self._alike_keys(role, fields)
         keep = self.request.top if role in VARIETY_ROLES else 1
         kept: dict[Hashable, list[float]] = {}
