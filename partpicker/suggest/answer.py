@@ -206,8 +206,7 @@ def _stats(search: Search) -> Stats:
 
 def _choice(ctx: _Ctx, search: Search, total: float, assigned: dict[str, Part]) -> Choice:
     build = replace(search._build(assigned), name="suggestion")
-    prices = {role: {p.part.id: p for p in items} for role, items in search.offered.items()}
-    chosen = {role: prices[role][part.id] for role, part in assigned.items()}
+    chosen = {role: search.priced(role, part) for role, part in assigned.items()}
     req = search.request
     now = sum(line_usd(p.usd, req.bought_now(r)) for r, p in chosen.items())
     full = now + sum(line_usd(p.usd, req.at_full_scale(r) - req.bought_now(r)) for r, p in chosen.items())

@@ -130,6 +130,7 @@ class Search:
         self.accepted = {"pass", "unknown"} if request.allow_unknown else {"pass"}
         self.catalog = catalog
         self.offered = offer(catalog, request, self.day)
+        self.offers: dict[str, dict[str, Priced]] | None = None
         self.frozen_memo: dict[bytes, Hashable] = catalog.memo.setdefault("frozen", {})
         shared = _shared(catalog, self.rules, request, self.day)
         self.cache: dict[tuple[Any, ...], str] = shared.cache
@@ -252,18 +253,16 @@ class Search:
                 freezer=self._frozen,
             )
             self.after_dominance[role] = len(pruned)
-            out[role] = Domain(role, self._made(role, pruned))
+            out[role] = Domain(role, pruned)
         return out
 
-    def _made(self, role: str, items: list[tuple[Part, float]]) -> list[tuple[Part, float]]:
-        """The domain as pydantic parts (JSON Lines parts are slim records until here), and
-        those parts on offer in their place, for the answer."""
-        out = [(self.catalog.part_of(part), cost) for part, cost in items]
-        made = {part.id: part for part, _ in out}
-        self.offered[role] = [
-            Priced(made[p.part.id], p.usd, p.date, p.kind) if p.part.id in made else p for p in self.offered[role]
-        ]
-        return out
+    def priced(self, role: str, part: Part) -> Priced:
+        """The offer of a chosen part, with its pydantic part (a JSON Lines part is a slim
+        record until a rule is run on it, or it is chosen)."""
+        if self.offers is None:
+            self.offers = {r: {p.part.id: p for p in items} for r, items in self.offered.items()}
+        found = self.offers[role][part.id]
+        return Priced(self.catalog.part_of(found.part), found.usd, found.date, found.kind)
 
     def _alike_cheapest(self, role: str, items: list[tuple[Part, float]]) -> list[tuple[Part, float]]:
         """Per class of parts alike on every field the rules read of ``role``, the cheapest
