@@ -172,7 +172,7 @@ def _carries(psu: Psu, plan: PowerPlan, build: Build) -> bool:
     """Whether ``psu`` can carry the second circuit's cards of ``plan``."""
     split, gpu = plan.split, build.gpu
     assert split is not None and isinstance(gpu, Gpu)
-    watts = psu.low_line_watts if plan.circuit.volts < 200 else psu.watts  # 100-120 V: the low-line rating
+    watts = rule_power.rated_watts(psu.watts, psu.low_line_watts, plan.circuit.volts)  # low line: its rating there
     if watts is None or watts < split.second_need_w or psu.pcie_8pin is None:
         return False
     if split.second_wall_w(rule_power.efficiency(psu.efficiency)) > plan.circuit.continuous_w:
