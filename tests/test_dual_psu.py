@@ -163,3 +163,15 @@ def test_a_230v_unit_on_a_low_line_circuit_needs_its_low_line_rating(
     found = {f["rule"]: f for f in json.loads(result.stdout)["findings"]}
     assert found["psu-wattage"]["status"] == status, found["psu-wattage"]
     assert phrase in found["psu-wattage"]["message"]
+
+
+def test_the_power_plan_says_a_230v_units_low_line_output_is_unknown() -> None:
+    from typer.testing import CliRunner
+
+    from partpicker.cli import app
+
+    path = str(DATA / "builds" / "low-line" / "quad-3090-one-2000w-230v.yaml")
+    us = CliRunner().invoke(app, ["validate", path, "--circuit", "us-15a"]).stdout
+    eu = CliRunner().invoke(app, ["validate", path, "--circuit", "eu-16a"]).stdout
+    assert "PSU 2000 W (on 200-240 V; its output on 120 V is not in the catalog) at" in us
+    assert "PSU 2000 W at" in eu and "not in the catalog) at" not in eu
