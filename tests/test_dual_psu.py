@@ -135,3 +135,43 @@ def test_a_workload_no_one_psu_carries_gets_two(tmp_path) -> None:  # type: igno
     plain = runner.invoke(app, ["suggest", "--gpus", n, "--start-gpus", n, "--psus", "2", *common])
     assert _json(plain)["status"] == "proven"
     assert best["total_usd"] == pytest.approx(_json(plain)["total_usd"])
+
+
+@pytest.mark.parametrize(
+    ("circuit", "status", "phrase"),
+    [
+        (None, "pass", "PSU 2000 W >= 1958 W"),  # no circuit named: the unit's rating
+        ("eu-16a", "pass", "PSU 2000 W >= 1958 W"),  # 230 V mains: its rating
+        ("us-15a", "unknown", "on 120 V mains (low_line_watts) is not in the catalog"),
+        ("jp-15a", "unknown", "on 100 V mains (low_line_watts) is not in the catalog"),
+    ],
+)
+def test_a_230v_unit_on_a_low_line_circuit_needs_its_low_line_rating(
+    circuit: str | None, status: str, phrase: str
+) -> None:
+    """psu-wattage on a named circuit: below 200 V a PSU gives its low-line rating, which the
+    catalog lacks for this 230 V unit; unknown, never a pass on the 230 V figure."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from partpicker.cli import app
+
+    path = str(DATA / "builds" / "low-line" / "quad-3090-one-2000w-230v.yaml")
+    args = ["validate", path, "-f", "json", *(["--circuit", circuit] if circuit else [])]
+    result = CliRunner().invoke(app, args)
+    found = {f["rule"]: f for f in json.loads(result.stdout)["findings"]}
+    assert found["psu-wattage"]["status"] == status, found["psu-wattage"]
+    assert phrase in found["psu-wattage"]["message"]
+
+
+def test_the_power_plan_says_a_230v_units_low_line_output_is_unknown() -> None:
+    from typer.testing import CliRunner
+
+    from partpicker.cli import app
+
+    path = str(DATA / "builds" / "low-line" / "quad-3090-one-2000w-230v.yaml")
+    us = CliRunner().invoke(app, ["validate", path, "--circuit", "us-15a"]).stdout
+    eu = CliRunner().invoke(app, ["validate", path, "--circuit", "eu-16a"]).stdout
+    assert "PSU 2000 W (on 200-240 V; its output on 120 V is not in the catalog) at" in us
+    assert "PSU 2000 W at" in eu and "not in the catalog) at" not in eu

@@ -1,6 +1,7 @@
-"""The searches of one catalog share rule statuses (issue 14): a search after others on the
-same catalog answers as it does on a fresh copy of that catalog, also when the rule set has
-another rule under a known id, or the build has another shape (GPU counts, PSU units, power limit)."""
+"""The searches of one catalog share rule statuses, offers and classes (issue 14): a search
+after others on the same catalog answers as it does on a fresh copy of that catalog, also
+when the rule set has another rule under a known id, the build has another shape (GPU
+counts, PSU units, power limit), or other parts are on offer (sizes)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ def _steps(rng: random.Random) -> list[tuple[dict[str, RuleSpec], Request]]:
         (RULES, dataclasses.replace(base, gpus=base.gpus + 1, start_gpus=2)),
         (RULES, dataclasses.replace(base, power_limit_w=200, top=2)),
         (RULES, dataclasses.replace(base, psus=2)),
+        (RULES, dataclasses.replace(base, min_vram=16, min_storage_gb=1000)),
         (HUNGRY, dataclasses.replace(base, enforce=("gpu-cooling",))),
         (RULES, base),
     ]

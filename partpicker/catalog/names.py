@@ -175,82 +175,118 @@ def normalise(text: str) -> str:
     return " ".join(out.split())
 
 
-def _spec_text(text: str, category: str) -> tuple[str, dict[str, object]]:
-    """Take the specs out of a normalised name: the rest of the text, and the specs."""
-    specs: dict[str, object] = {}
+class _Taker:
+    """A name being read: each :meth:`take` cuts what a pattern matches out of ``text``
+    (replaced by what its function returns, if anything) after the function has noted the
+    spec it states in ``specs``."""
 
-    def take(pattern: str, fn: Callable[[re.Match[str]], str | None]) -> None:
-        nonlocal text
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.specs: dict[str, object] = {}
 
+    def take(self, pattern: str, fn: Callable[[re.Match[str]], str | None]) -> None:
         def repl(m: re.Match[str]) -> str:
             result = fn(m)
             return " " if result is None else f" {result} "
 
-        text = re.sub(pattern, repl, text)
+        self.text = re.sub(pattern, repl, self.text)
 
+    def spec(self, key: str, value: Callable[[re.Match[str]], object]) -> Callable[[re.Match[str]], None]:
+        """A function for :meth:`take` that notes ``key`` as ``value(match)``."""
+
+        def note(m: re.Match[str]) -> None:
+            self.specs[key] = value(m)
+
+        return note
+
+
+def _ram_specs(t: _Taker) -> None:
+    def split(m: re.Match[str]) -> None:
+        t.specs["modules"], t.specs["module_gb"] = int(m[1]), int(m[2])
+
+    def ddr(m: re.Match[str]) -> None:
+        t.specs["memory_type"] = f"DDR{m[1]}"
+        if m[2]:
+            t.specs["speed_mts"] = int(m[2])
+
+    t.take(r"\(?\b(\d{1,2})\s*x\s*(\d{1,3})\s*gb?\b\)?", split)
+    t.take(r"\b(\d{1,4})\s*gb\b", t.spec("total_gb", lambda m: int(m[1])))
+    t.take(r"\b(\d{1,2})\s*tb\b", t.spec("total_gb", lambda m: int(m[1]) * 1024))
+    t.take(r"\b(?:pc)?ddr([345])(?:\s*-?\s*(\d{4}))?\b", ddr)
+    t.take(r"\b(\d{4})\s*(?:mhz|mt/?s)\b", t.spec("speed_mts", lambda m: int(m[1])))
+    t.take(r"\bc\s?l?\s?(\d{2})\b", t.spec("cl", lambda m: int(m[1])))
+    t.take(r"\bnon\s*-?\s*ecc\b", t.spec("ecc", lambda m: False))
+    t.take(r"\becc\b", t.spec("ecc", lambda m: True))
+    t.take(r"\b(?:rdimm|registered|reg|buffered)\b", t.spec("registered", lambda m: True))
+    t.take(r"\b(?:udimm|unbuffered|unregistered)\b", t.spec("registered", lambda m: False))
+
+
+def _ssd_specs(t: _Taker) -> None:
+    t.take(
+        r"\b(\d+(?:\.\d+)?)\s*(tb|gb)\b",
+        t.spec("capacity_gb", lambda m: round(float(m[1]) * (1000 if m[2] == "tb" else 1))),
+    )
+    t.take(r"\bm\.?\s?2\b(?:\s*-?\s*(22\d{2,3}))?", t.spec("form", lambda m: "m2"))
+    t.take(r"\b2\.5\s*(?:\"|in\b|inch\b|-inch\b)?", t.spec("form", lambda m: "2.5in"))
+    t.take(r"\bu\.2\b", t.spec("form", lambda m: "u.2"))
+    t.take(r"\bnvme\b", t.spec("interface", lambda m: "nvme"))
+    t.take(r"\bsata\b(?:\s*iii|\s*3)?", t.spec("interface", lambda m: "sata"))
+    t.take(r"\bpcie\s*(?:gen\s*)?([3-5])(?:\.0)?(?:\s*x4)?\b", t.spec("pcie_gen", lambda m: int(m[1])))
+    t.take(r"\bgen\s*([3-5])(?:\s*x4)?\b", t.spec("pcie_gen", lambda m: int(m[1])))
+
+
+def _psu_specs(t: _Taker) -> None:
+    t.take(r"\batx\s*3\.1\b", lambda m: "atx31")
+    t.take(r"\batx\s*3(?:\.0)?\b", lambda m: "atx3")
+    t.take(r"\bpcie\s*5(?:\.\d)?\b", lambda m: "pcie5")
+    t.take(r"\(?\b(20[12]\d)\)?", t.spec("year", lambda m: int(m[1])))
+    t.take(r"\b(titanium|platinum|gold|silver|bronze)\b", t.spec("efficiency", lambda m: f"80+ {m[1].title()}"))
+    t.take(r"\b([a-z])\s+plus\b", lambda m: f"{m[1]}plus")  # "P Plus" = "P+"
+    t.take(r"\b(\d{3,4})\s*(?:w|watts?)?\b", lambda m: _watts(m, t.specs))
+
+
+def _gpu_specs(t: _Taker) -> None:
+    t.take(r"\b(\d{1,3})\s*(?:gb|g)\b", t.spec("vram_gb", lambda m: float(m[1])))
+
+
+def _cpu_specs(t: _Taker) -> None:
+    t.take(r"\b(\d{1,3})\s*-?\s*cores?\b", t.spec("cores", lambda m: int(m[1])))
+    t.take(r"\bx-?series\b", lambda m: None)
+    t.take(r"\btr\b", lambda m: "threadripper")
+    t.take(r"\br([3579])\b", lambda m: f"ryzen {m[1]}")
+    # "5950 X" = "5950X": a model suffix typed apart is glued back
+    t.take(r"\b(\d{3,5})\s+(x3d|xt|xe|wx|x|k|kf|ks|f)\b", lambda m: f"{m[1]}{m[2]}")
+
+
+def _cooler_specs(t: _Taker) -> None:
+    t.take(r"\b(\d{2,3})\s*mm\b", lambda m: m[1])
+
+
+def _year_specs(t: _Taker) -> None:
+    t.take(r"\(?\b(20[12]\d)\)?", t.spec("year", lambda m: int(m[1])))
+
+
+_SPEC_TAKERS: dict[str, Callable[[_Taker], None]] = {
+    "ram": _ram_specs,
+    "ssd": _ssd_specs,
+    "psu": _psu_specs,
+    "gpu": _gpu_specs,
+    "cpu": _cpu_specs,
+    "cooler": _cooler_specs,
+    "case": _year_specs,
+    "motherboard": _year_specs,
+}
+
+
+def _spec_text(text: str, category: str) -> tuple[str, dict[str, object]]:
+    """Take the specs out of a normalised name: the rest of the text, and the specs."""
     for pattern in _SUFFIXES.get(category, []):
         text = pattern.sub(" ", text)
-
-    if category == "ram":
-
-        def split(m: re.Match[str]) -> None:
-            specs["modules"], specs["module_gb"] = int(m[1]), int(m[2])
-
-        take(r"\(?\b(\d{1,2})\s*x\s*(\d{1,3})\s*gb?\b\)?", split)
-        take(r"\b(\d{1,4})\s*gb\b", lambda m: specs.__setitem__("total_gb", int(m[1])))
-        take(r"\b(\d{1,2})\s*tb\b", lambda m: specs.__setitem__("total_gb", int(m[1]) * 1024))
-
-        def ddr(m: re.Match[str]) -> None:
-            specs["memory_type"] = f"DDR{m[1]}"
-            if m[2]:
-                specs["speed_mts"] = int(m[2])
-
-        take(r"\b(?:pc)?ddr([345])(?:\s*-?\s*(\d{4}))?\b", ddr)
-        take(r"\b(\d{4})\s*(?:mhz|mt/?s)\b", lambda m: specs.__setitem__("speed_mts", int(m[1])))
-        take(r"\bc\s?l?\s?(\d{2})\b", lambda m: specs.__setitem__("cl", int(m[1])))
-        take(r"\bnon\s*-?\s*ecc\b", lambda m: specs.__setitem__("ecc", False))
-        take(r"\becc\b", lambda m: specs.__setitem__("ecc", True))
-        take(r"\b(?:rdimm|registered|reg|buffered)\b", lambda m: specs.__setitem__("registered", True))
-        take(r"\b(?:udimm|unbuffered|unregistered)\b", lambda m: specs.__setitem__("registered", False))
-    elif category == "ssd":
-
-        def cap(m: re.Match[str]) -> None:
-            value = float(m[1]) * (1000 if m[2] == "tb" else 1)
-            specs["capacity_gb"] = round(value)
-
-        take(r"\b(\d+(?:\.\d+)?)\s*(tb|gb)\b", cap)
-        take(r"\bm\.?\s?2\b(?:\s*-?\s*(22\d{2,3}))?", lambda m: specs.__setitem__("form", "m2"))
-        take(r"\b2\.5\s*(?:\"|in\b|inch\b|-inch\b)?", lambda m: specs.__setitem__("form", "2.5in"))
-        take(r"\bu\.2\b", lambda m: specs.__setitem__("form", "u.2"))
-        take(r"\bnvme\b", lambda m: specs.__setitem__("interface", "nvme"))
-        take(r"\bsata\b(?:\s*iii|\s*3)?", lambda m: specs.__setitem__("interface", "sata"))
-        take(r"\bpcie\s*(?:gen\s*)?([3-5])(?:\.0)?(?:\s*x4)?\b", lambda m: specs.__setitem__("pcie_gen", int(m[1])))
-        take(r"\bgen\s*([3-5])(?:\s*x4)?\b", lambda m: specs.__setitem__("pcie_gen", int(m[1])))
-    elif category == "psu":
-        take(r"\batx\s*3\.1\b", lambda m: "atx31")
-        take(r"\batx\s*3(?:\.0)?\b", lambda m: "atx3")
-        take(r"\bpcie\s*5(?:\.\d)?\b", lambda m: "pcie5")
-        take(r"\(?\b(20[12]\d)\)?", lambda m: specs.__setitem__("year", int(m[1])))
-        take(
-            r"\b(titanium|platinum|gold|silver|bronze)\b",
-            lambda m: specs.__setitem__("efficiency", f"80+ {m[1].title()}"),
-        )
-        take(r"\b([a-z])\s+plus\b", lambda m: f"{m[1]}plus")  # "P Plus" = "P+"
-        take(r"\b(\d{3,4})\s*(?:w|watts?)?\b", lambda m: _watts(m, specs))
-    elif category == "gpu":
-        take(r"\b(\d{1,3})\s*(?:gb|g)\b", lambda m: specs.__setitem__("vram_gb", float(m[1])))
-    elif category == "cpu":
-        take(r"\b(\d{1,3})\s*-?\s*cores?\b", lambda m: specs.__setitem__("cores", int(m[1])))
-        take(r"\bx-?series\b", lambda m: None)
-        take(r"\btr\b", lambda m: "threadripper")
-        take(r"\br([3579])\b", lambda m: f"ryzen {m[1]}")
-        # "5950 X" = "5950X": a model suffix typed apart is glued back
-        take(r"\b(\d{3,5})\s+(x3d|xt|xe|wx|x|k|kf|ks|f)\b", lambda m: f"{m[1]}{m[2]}")
-    elif category == "cooler":
-        take(r"\b(\d{2,3})\s*mm\b", lambda m: m[1])
-    elif category in ("case", "motherboard"):
-        take(r"\(?\b(20[12]\d)\)?", lambda m: specs.__setitem__("year", int(m[1])))
-    return text, specs
+    taker = _Taker(text)
+    read = _SPEC_TAKERS.get(category)
+    if read is not None:
+        read(taker)
+    return taker.text, taker.specs
 
 
 def _watts(m: re.Match[str], specs: dict[str, object]) -> str | None:

@@ -45,15 +45,22 @@ def parse_circuit(name: str | None) -> Circuit | None:
 
 
 def with_circuit(report_rules: dict[str, object], wall: Circuit | None) -> dict[str, object]:
-    """A build's rule overrides with wall-circuit set to the circuit's continuous watts."""
+    """A build's rule overrides with wall-circuit set to the circuit's continuous watts, and
+    psu-wattage to its mains voltage (a PSU's low-line rating below 200 V)."""
     if wall is None:
         return report_rules
-    current = report_rules.get("wall-circuit")
-    if current is False or current == "off":
-        return report_rules
-    setting = dict(current) if isinstance(current, dict) else {}
     label = f"{wall.name} ({wall.volts:g} V / {wall.amps:g} A)"
-    return {**report_rules, "wall-circuit": {**setting, "max_wall_watts": round(wall.continuous_w), "circuit": label}}
+    out = _set(report_rules, "wall-circuit", {"max_wall_watts": round(wall.continuous_w), "circuit": label})
+    return _set(out, "psu-wattage", {"mains_volts": round(wall.volts)})
+
+
+def _set(rules: dict[str, object], rule: str, params: dict[str, object]) -> dict[str, object]:
+    """``rules`` with ``params`` over the rule's own settings (a rule turned off stays off)."""
+    current = rules.get(rule)
+    if current is False or current == "off":
+        return rules
+    setting = dict(current) if isinstance(current, dict) else {}
+    return {**rules, rule: {**setting, **params}}
 
 
 def report_of(

@@ -17,6 +17,8 @@ from fractions import Fraction
 from partpicker.vocab import EFFICIENCY_AT_FULL_LOAD
 
 REST_OF_SYSTEM_W = 100
+LOW_LINE_BELOW_V = 200
+"""Mains below this (100-127 V) are low line: a PSU gives its low-line rating there."""
 
 
 def exact(value: int | float | str | Fraction) -> Fraction:
@@ -46,6 +48,12 @@ def wall_w(dc_w: float, efficiency: str | None) -> float:
 def efficiency(rating: str | None) -> Fraction:
     """The PSU's full-load efficiency, exactly as the 80 PLUS table writes it (1 if unknown)."""
     return exact(EFFICIENCY_AT_FULL_LOAD[rating]) if rating is not None else Fraction(1)
+
+
+def rated_watts(watts: int, low_line_watts: int | None, volts: float) -> int | None:
+    """What a PSU rated ``watts`` (on 200-240 V mains for units that derate) delivers on mains of
+    ``volts``: below 200 V its low-line rating (None: not known), else its rating."""
+    return low_line_watts if volts < LOW_LINE_BELOW_V else watts
 
 
 def psu_need_w(load_w: Fraction, margin: Fraction, floor_w: int) -> int:

@@ -130,7 +130,7 @@ def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Sol
     search, choices = _search(ctx, request)
     possible = None
     if choices and not request.allow_unknown:
-        cheaper = _search(ctx, replace(request, allow_unknown=True, top=1))[1]
+        cheaper = _search(ctx, replace(request, allow_unknown=True, top=1), count=False)[1]
         possible = cheaper[0] if cheaper and cheaper[0].objective_usd < choices[0].objective_usd - 0.005 else None
     elif not choices:
         search, choices = _search(ctx, replace(request, allow_unknown=True))
@@ -151,9 +151,12 @@ def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Sol
     )
 
 
-def _search(ctx: _Ctx, request: Request, rules: dict[str, RuleSpec] | None = None) -> tuple[Search, tuple[Choice, ...]]:
-    """The search for ``request`` and its builds within the budget, each with its findings."""
-    search = Search(ctx.catalog, rules or ctx.rules, request)
+def _search(
+    ctx: _Ctx, request: Request, rules: dict[str, RuleSpec] | None = None, *, count: bool = True
+) -> tuple[Search, tuple[Choice, ...]]:
+    """The search for ``request`` and its builds within the budget, each with its findings
+    (``count``: and how often each rule failed, which only an infeasible answer reads)."""
+    search = Search(ctx.catalog, rules or ctx.rules, request, count_failures=count)
     with gc_paused():  # the search makes many short-lived objects and no cycles worth chasing
         found = search.run()
     choices = tuple(_choice(ctx, search, total, assigned) for total, assigned in found)
@@ -190,7 +193,7 @@ def _builder(ctx: _Ctx, best: Choice, *, allow_unknown: bool) -> Choice | None:
     if ctx.request.gpus < 2 or not any(w.rule in enforce for w in best.warnings):
         return None
     request = replace(ctx.request, enforce=enforce, top=1, budget=None, allow_unknown=allow_unknown)
-    found = _search(ctx, request)[1]
+    found = _search(ctx, request, count=False)[1]
     return found[0] if found else None
 
 
@@ -206,8 +209,7 @@ def _stats(search: Search) -> Stats:
 
 def _choice(ctx: _Ctx, search: Search, total: float, assigned: dict[str, Part]) -> Choice:
     build = replace(search._build(assigned), name="suggestion")
-    prices = {role: {p.part.id: p for p in items} for role, items in search.offered.items()}
-    chosen = {role: prices[role][part.id] for role, part in assigned.items()}
+    chosen = {role: search.priced(role, part) for role, part in assigned.items()}
     req = search.request
     now = sum(line_usd(p.usd, req.bought_now(r)) for r, p in chosen.items())
     full = now + sum(line_usd(p.usd, req.at_full_scale(r) - req.bought_now(r)) for r, p in chosen.items())
@@ -270,7 +272,7 @@ def _over_budget(ctx: _Ctx) -> NearMiss | None:
     request = ctx.request
     if request.budget is None:
         return None
-    found = _search(ctx, replace(request, budget=None, top=1, allow_unknown=True))[1]
+    found = _search(ctx, replace(request, budget=None, top=1, allow_unknown=True), count=False)[1]
     if not found:
         return None
     best = found[0]
@@ -284,7 +286,7 @@ def _near_miss(ctx: _Ctx, search: Search) -> NearMiss | None:
     best: NearMiss | None = None
     for rule_id, _ in search.failures.most_common(NEAR_MISS_RULES):
         relaxed = {k: v for k, v in ctx.rules.items() if k != rule_id}
-        found = _search(ctx, replace(ctx.request, allow_unknown=True, top=1), relaxed)[1]
+        found = _search(ctx, replace(ctx.request, allow_unknown=True, top=1), relaxed, count=False)[1]
         if not found or (best is not None and found[0].objective_usd >= best.choice.objective_usd):
             continue
         rule = ctx.rules[rule_id]

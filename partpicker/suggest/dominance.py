@@ -101,7 +101,8 @@ def _gpu(p: Gpu, sc: Scores) -> Signature:
 
 def _psu(p: Psu, sc: Scores) -> Signature:
     eff = vocab.EFFICIENCY_AT_FULL_LOAD.get(p.efficiency or "") if sc.binds("wall-circuit") else 0.0
-    return (p.form_factor,), (float(p.watts), sc.up(p.pcie_8pin), sc.up(p.hpwr_12v), sc.up(eff))
+    watts = (float(p.watts), sc.up(p.low_line_watts))
+    return (p.form_factor,), (*watts, sc.up(p.pcie_8pin), sc.up(p.hpwr_12v), sc.up(eff))
 
 
 def _case(p: Case, sc: Scores) -> Signature:

@@ -89,15 +89,26 @@ def offer(catalog: Catalog, request: Request, day: dt.date) -> dict[str, list[Pr
     pinned = _pinned(catalog, request)
     out: dict[str, list[Priced]] = {}
     for role in request.roles:
-        items = []
-        for priced in _priced(catalog, role, day, request.stale_days):
-            part = priced.part
-            if part.id in excluded or (role in pinned and part.id not in pinned[role]):
-                continue
-            if _big_enough(part, role, request):
-                items.append(priced)
+        pins = frozenset(pinned[role]) if role in pinned else None
+        key = ("offer", role, day, request.stale_days, frozenset(excluded), pins, _size_key(role, request))
+        items: list[Priced] | None = catalog.memo.get(key)
+        if items is None:  # the same list for every search of one catalog that asks alike
+            items = catalog.memo[key] = []
+            for priced in _priced(catalog, role, day, request.stale_days):
+                part = priced.part
+                if part.id in excluded or (pins is not None and part.id not in pins):
+                    continue
+                if _big_enough(part, role, request):
+                    items.append(priced)
         out[role] = items
     return out
+
+
+def _size_key(role: str, request: Request) -> tuple[Any, ...]:
+    """What :func:`_big_enough` reads of the request for ``role``."""
+    if role == "gpu":
+        return (bool(request.gpu) or role in request.require, request.min_vram)
+    return (request.min_storage_gb,) if role == "ssd" else ()
 
 
 def _priced(catalog: Catalog, role: str, day: dt.date, stale_days: int | None) -> list[Priced]:

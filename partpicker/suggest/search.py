@@ -111,7 +111,9 @@ def _shared(catalog: Catalog, rules: list[RuleSpec], request: Request, day: dt.d
 class Search:
     """Branch and bound over one request (see the module docstring)."""
 
-    def __init__(self, catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> None:
+    def __init__(
+        self, catalog: Catalog, rules: dict[str, RuleSpec], request: Request, *, count_failures: bool = True
+    ) -> None:
         if request.start_gpus > request.gpus:
             raise SettingError(
                 "start_gpus",
@@ -130,6 +132,7 @@ class Search:
         self.accepted = {"pass", "unknown"} if request.allow_unknown else {"pass"}
         self.catalog = catalog
         self.offered = offer(catalog, request, self.day)
+        self.offers: dict[str, dict[str, Priced]] | None = None
         self.frozen_memo: dict[bytes, Hashable] = catalog.memo.setdefault("frozen", {})
         shared = _shared(catalog, self.rules, request, self.day)
         self.cache: dict[tuple[Any, ...], str] = shared.cache
@@ -142,6 +145,9 @@ class Search:
         self.alike_classes: dict[str, int] = {}
         self.failures: Counter[str] = Counter()
         """How often each rule *failed* (not: was unknown) on a candidate."""
+        self.count_failures = count_failures
+        """Whether to count :attr:`failures` (which an infeasible answer reads); without, a
+        domain that one rule empties is not filtered by the others."""
         self.forward_rules: dict[tuple[str, str, frozenset[str]], list[RuleSpec]] = {}
         self.forward_memo: dict[Hashable, Domain] = {}
         self.passing_memo: dict[Hashable, tuple[int, int]] = {}
@@ -237,8 +243,7 @@ class Search:
         for role in self.request.roles:
             unary_ids = set(unary_rules(self.graph, role))
             unary = [r for r in self.rules if r.id in unary_ids]
-            weight = self.request.weight(role)
-            items = self._alike_cheapest(role, [(priced.part, priced.usd * weight) for priced in self.offered[role]])
+            items = self._alike_of(role)
             for rule in unary:  # one check per class of alike parts, as in forward filtering
                 items = self._filter(role, {}, Domain(("unary", role, rule.id), items), [rule], count=True)
             self.after_unary[role] = len(items)
@@ -252,18 +257,34 @@ class Search:
                 freezer=self._frozen,
             )
             self.after_dominance[role] = len(pruned)
-            out[role] = Domain(role, self._made(role, pruned))
+            out[role] = Domain(role, pruned)
         return out
 
-    def _made(self, role: str, items: list[tuple[Part, float]]) -> list[tuple[Part, float]]:
-        """The domain as pydantic parts (JSON Lines parts are slim records until here), and
-        those parts on offer in their place, for the answer."""
-        out = [(self.catalog.part_of(part), cost) for part, cost in items]
-        made = {part.id: part for part, _ in out}
-        self.offered[role] = [
-            Priced(made[p.part.id], p.usd, p.date, p.kind) if p.part.id in made else p for p in self.offered[role]
-        ]
-        return out
+    def priced(self, role: str, part: Part) -> Priced:
+        """The offer of a chosen part, with its pydantic part (a JSON Lines part is a slim
+        record until a rule is run on it, or it is chosen)."""
+        if self.offers is None:
+            self.offers = {r: {p.part.id: p for p in items} for r, items in self.offered.items()}
+        found = self.offers[role][part.id]
+        return Priced(self.catalog.part_of(found.part), found.usd, found.date, found.kind)
+
+    def _alike_of(self, role: str) -> list[tuple[Part, float]]:
+        """:meth:`_alike_cheapest` of the parts on offer for ``role`` at their cost weight,
+        kept with the catalog for the searches that ask it alike (same offer, fields, weight
+        and ``top``)."""
+        offered, weight = self.offered[role], self.request.weight(role)
+        keep = self.request.top if role in VARIETY_ROLES else 1
+        key = ("alike-kept", role, self._fields(role), keep, weight, id(offered))
+        found = self.catalog.memo.get(key)
+        if found is None or found[0] is not offered:  # (the offer is kept with it: ids stay unique)
+            items = self._alike_cheapest(role, [(priced.part, priced.usd * weight) for priced in offered])
+            found = self.catalog.memo[key] = (offered, items, self.alike_classes[role])
+        self.alike_classes[role] = found[2]
+        return list(found[1])
+
+    def _fields(self, role: str) -> tuple[str, ...]:
+        """Every field the rules read of ``role``, sorted."""
+        return tuple(sorted({name for rule in self.rules for name in rule.reads.get(role, ())}))
 
     def _alike_cheapest(self, role: str, items: list[tuple[Part, float]]) -> list[tuple[Part, float]]:
         """Per class of parts alike on every field the rules read of ``role``, the cheapest
@@ -275,7 +296,7 @@ class Search:
         keeps instead; in them, the K kept members give K builds of other CPUs, boards or
         GPUs as cheap or cheaper, so that build is not among the K answers.
         """
-        fields = tuple(sorted({name for rule in self.rules for name in rule.reads.get(role, ())}))
+        fields = self._fields(role)
         keys = self._alike_keys(role, fields)
         keep = self.request.top if role in VARIETY_ROLES else 1
         kept: dict[Hashable, list[float]] = {}
@@ -402,6 +423,7 @@ class Search:
         rules = self.forward_rules.get(key)
         if rules is None:
             rules = [r for r in self.rules if role in r.roles and other in r.roles and set(r.roles) - {other} <= done]
+            rules.sort(key=lambda r: r.severity != "error")  # errors first: they empty domains soonest
             self.forward_rules[key] = rules
         return rules
 
@@ -415,7 +437,7 @@ class Search:
         kept = self.forward_memo.get(memo_key)
         if kept is None:
             kept = self.forward_memo[memo_key] = Domain(
-                memo_key, self._filter(other, assigned, domain, rules, count=True)
+                memo_key, self._filter(other, assigned, domain, rules, count=self.count_failures)
             )
         return kept
 
@@ -436,6 +458,8 @@ class Search:
         keep = -1  # a bit per part of the domain: whether it passes every rule so far
         trial = dict(assigned)
         for rule in rules:
+            if not (keep or count):
+                break  # empty already: the other rules need not be run
             passing, fails = self._passing(rule, role, assigned, domain, trial)
             if count:
                 self.failures[rule.id] += fails

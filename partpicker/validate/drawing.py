@@ -16,7 +16,7 @@ from typing import Any
 
 from partpicker.build import Build
 from partpicker.html.views import BoardView, CardView, M2View, PowerView, SlotView
-from partpicker.models import Gpu, M2Slot, Motherboard, PcieSlot, Ssd
+from partpicker.models import Gpu, M2Slot, Motherboard, PcieSlot, Psu, Ssd
 from partpicker.rules import layout, power
 from partpicker.vocab import FORM_FACTORS
 
@@ -164,12 +164,12 @@ def board_notes(build: Build, params: Params) -> tuple[str, ...]:
 
 
 def _gpu_limit(
-    cpu_w: int, psu_w: int, psu_p: Mapping[str, Any], wall_p: Mapping[str, Any], n: int, eff: Fraction
+    cpu_w: int, psu_w: int | None, psu_p: Mapping[str, Any], wall_p: Mapping[str, Any], n: int, eff: Fraction
 ) -> float | None:
     """The largest per-card power within the PSU's budget (psu-wattage) and the circuit's
     (wall-circuit), as those rules compute it; None when neither rule runs."""
     caps = []
-    if psu_p:
+    if psu_p and psu_w is not None:
         floor = _floor(psu_p, n) or 0
         fixed = Fraction(cpu_w + int(psu_p["rest_of_system_w"]))
         budget = Fraction(psu_w) / power.exact(psu_p["margin"])
@@ -187,15 +187,22 @@ def _floor(psu_p: Mapping[str, Any], n: int) -> float | None:
     return float(psu_p["min_watts"])
 
 
+def _psu_watts(psus: tuple[Psu, ...], volts: float | None) -> int | None:
+    """The PSUs' output on the mains psu-wattage judges them on (None: a low-line rating unknown)."""
+    rated = [power.rated_watts(p.watts, p.low_line_watts, volts) if volts else p.watts for p in psus]
+    return None if None in rated else sum(w for w in rated if w is not None)
+
+
 def power_view(build: Build, params: Params) -> PowerView | None:
     """The full-load budget at the target GPU count with the psu-wattage and wall-circuit
-    parameters and the build's power limit (None without a CPU, GPU and PSU). A dual-PSU build
-    is drawn as the rules judge it: the sum of its units' watts, through the least efficient."""
+        parameters and the build's power limit (None without a CPU, GPU and PSU). A dual-PSU build
+        is drawn as the rules judge it: the sum of its units' watts (on low-line mains their low-line
+    ratings), through the least efficient."""
     cpu, gpu, psus = build.cpu, build.gpu, build.psus
     if cpu is None or gpu is None or not psus:
         return None
-    watts = sum(p.watts for p in psus)
     psu_p, wall_p = params.get("psu-wattage", {}), params.get("wall-circuit", {})
+    watts = _psu_watts(psus, psu_p.get("mains_volts"))
     n = gpu_count(build)
     rest = float(psu_p.get("rest_of_system_w", power.REST_OF_SYSTEM_W))
     used = None if gpu.board_power_w is None else power.gpu_power_w(gpu.board_power_w, build.power_limit_w)

@@ -160,7 +160,7 @@ def _option(catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, r: F
         return Option(r, solution, None)
     build = solution.choices[0].build
     plan = power_plan(build, req.circuit, r.n_gpus)
-    if plan.split is None or build.gpu is None:
+    if plan.split is None or build.gpu is None or len(build.psus) > 1:  # two listed: one per circuit
         return Option(r, solution, plan)
     found = second_psu(catalog, plan, build, solution, req)
     if found is None:
@@ -172,7 +172,7 @@ def _carries(psu: Psu, plan: PowerPlan, build: Build) -> bool:
     """Whether ``psu`` can carry the second circuit's cards of ``plan``."""
     split, gpu = plan.split, build.gpu
     assert split is not None and isinstance(gpu, Gpu)
-    watts = psu.low_line_watts if plan.circuit.volts < 200 else psu.watts  # 100-120 V: the low-line rating
+    watts = rule_power.rated_watts(psu.watts, psu.low_line_watts, plan.circuit.volts)  # low line: its rating there
     if watts is None or watts < split.second_need_w or psu.pcie_8pin is None:
         return False
     if split.second_wall_w(rule_power.efficiency(psu.efficiency)) > plan.circuit.continuous_w:

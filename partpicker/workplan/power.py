@@ -147,7 +147,7 @@ def split_lines(plan: PowerPlan) -> list[str]:
     fits = "fits" if wall2 <= c.continuous_w else "does NOT fit"
     return [
         first,
-        f"circuit 2, PSU 2 {second.name} ({second.watts} W >= {s.second_need_w:,} W = {s.second_gpus} x "
+        f"circuit 2, PSU 2 {second.name} ({rating(second, c.volts)[1]} >= {s.second_need_w:,} W = {s.second_gpus} x "
         f"{s.card_w} W x {float(PSU_MARGIN):g}) carries {s.second_gpus} GPU(s): {wall2:,.0f} W at the wall, "
         f"{fits} {c.continuous_w:,.0f} W",
     ]
@@ -162,8 +162,18 @@ def transient_w(psu: Psu) -> int | None:
     return 2 * psu.watts if is_atx3(psu) else None
 
 
-def _psu_line(psu: Psu, steady: int, label: str = "PSU") -> str:
-    head = f"{label} {psu.watts} W at {steady:,} W steady DC load ({steady / psu.watts:.0%})"
+def rating(psu: Psu, volts: float) -> tuple[int, str]:
+    """(watts, how to say them) of ``psu`` on mains of ``volts``: on 100-127 V its low-line
+    rating, as psu-wattage judges it; where that is unknown, its rating, saying so."""
+    watts = power.rated_watts(psu.watts, psu.low_line_watts, volts)
+    if watts is None:
+        return psu.watts, f"{psu.watts} W (on 200-240 V; its output on {volts:g} V is not in the catalog)"
+    return watts, f"{watts} W" if watts == psu.watts else f"{watts} W on {volts:g} V (rated {psu.watts} W)"
+
+
+def _psu_line(psu: Psu, steady: int, volts: float, label: str = "PSU") -> str:
+    watts, said = rating(psu, volts)
+    head = f"{label} {said} at {steady:,} W steady DC load ({steady / watts:.0%})"
     return f"{head}; {transient_note(psu)}"
 
 
@@ -200,9 +210,13 @@ def _psu_lines(plan: PowerPlan, steady: int) -> list[str]:
     loads = psu_loads(plan)
     if len(plan.psus) == 1 or plan.split is not None:
         labels = ["PSU"] if len(plan.psus) == 1 else [f"PSU {i}" for i in range(1, len(plan.psus) + 1)]
-        return [_psu_line(p, load or 0, label) for p, load, label in zip(plan.psus, loads, labels, strict=False)]
-    total = sum(p.watts for p in plan.psus)
-    each = " + ".join(f"{p.watts} W" for p in plan.psus)
+        return [
+            _psu_line(p, load or 0, plan.circuit.volts, label)
+            for p, load, label in zip(plan.psus, loads, labels, strict=False)
+        ]
+    rated = [rating(p, plan.circuit.volts) for p in plan.psus]
+    total = sum(w for w, _ in rated)
+    each = " + ".join(said for _, said in rated)
     return [f"PSUs {each} = {total} W at {steady:,} W steady DC load ({steady / total:.0%}), on one circuit"] + [
         f"PSU {i}, {p.name}: {transient_note(p)}" for i, p in enumerate(plan.psus, 1)
     ]

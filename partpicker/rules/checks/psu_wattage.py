@@ -6,7 +6,10 @@ power, or the build's per-card ``power_limit_w`` when that is lower. A failing P
 per-card power limit that would make it fit, when one would.
 
 A dual-PSU build (``psu: [A, B]`` or ``{part: A, count: 2}``) is rated at the sum of its
-units' watts, each named in the message.
+units' watts, each named in the message. On a named low-line circuit (``mains_volts``
+below 200, which ``--circuit us-15a`` sets; 0 = not stated) a unit gives its low-line
+rating (``low_line_watts``: a 2000 W unit on 230 V may give 1650 W on 115 V); unknown
+where the catalog lacks it.
 """
 
 from __future__ import annotations
@@ -25,12 +28,32 @@ def psu_units(ctx: Context) -> tuple[Psu, ...]:
     return ctx.build.psus
 
 
-def psu_label(psus: tuple[Psu, ...], what: str = "watts") -> str:
-    """``PSU 1600 W``; for several, each named with its figure and the sum."""
+def psu_watts(psus: tuple[Psu, ...], volts: float) -> tuple[int, ...]:
+    """Each PSU's output on mains of ``volts`` (0: not stated, its rating; on 100-127 V its
+    low-line rating); *unknown* for a unit whose low-line output the catalog lacks."""
+    out = []
+    for p in psus:
+        watts = power.rated_watts(p.watts, p.low_line_watts, volts) if volts else p.watts
+        if watts is None:
+            raise Unknown(
+                f"the output of {p.name} on {volts:g} V mains (low_line_watts) is not in the catalog: "
+                f"it is rated {p.watts} W on 200-240 V"
+            )
+        out.append(watts)
+    return tuple(out)
+
+
+def psu_label(psus: tuple[Psu, ...], watts: tuple[int, ...], volts: float) -> str:
+    """``PSU 1600 W``; for several, each named with its figure and the sum; a unit derated on
+    low-line mains says so."""
+
+    def one(p: Psu, w: int) -> str:
+        return f"{w} W" if w == p.watts else f"{w} W on {volts:g} V (rated {p.watts} W)"
+
     if len(psus) == 1:
-        return f"PSU {psus[0].watts} W"
-    each = " + ".join(f"{p.name} {p.watts} W" for p in psus)
-    return f"{len(psus)} PSUs ({each}) = {sum(p.watts for p in psus)} W"
+        return f"PSU {one(psus[0], watts[0])}"
+    each = " + ".join(f"{p.name} {one(p, w)}" for p, w in zip(psus, watts, strict=True))
+    return f"{len(psus)} PSUs ({each}) = {sum(watts)} W"
 
 
 def gpu_note(board_w: int | None, limit: int | None) -> tuple[int, str]:
@@ -58,7 +81,9 @@ def _advice(watts: int, margin: Fraction, fixed: int, n: int, used: int, need: i
 @check("psu-wattage")
 def run(ctx: Context) -> Outcome:
     psus, cpu, gpu = psu_units(ctx), ctx.part("cpu"), ctx.part("gpu")
-    watts = sum(p.watts for p in psus)
+    volts = float(ctx.params["mains_volts"])
+    each = psu_watts(psus, volts)
+    watts = sum(each)
     n = ctx.n_gpus
     floored = n >= int(ctx.params["floor_from_gpus"])
     floor = int(ctx.params["min_watts"]) if floored else 0
@@ -66,7 +91,7 @@ def run(ctx: Context) -> Outcome:
     rest = int(ctx.params["rest_of_system_w"])
     values: dict[str, Any] = {
         "watts": watts,
-        "psu": psu_label(psus),
+        "psu": psu_label(psus, each, volts),
         "n": n,
         "gpus": gpus(n),
         "rest": rest,
