@@ -142,125 +142,143 @@ def store(kind: str, key: str, payload: bytes) -> bool:
     return False
 
 
+def flatten(model: BaseModel) -> list[Any]:
+    """A model as plain data to store, for :func:`rebuild`: a list of which fields were set (a
+    bit mask, field by field) and then every field's value in field order, nested models
+    flattened alike (MessagePack keeps the rest: numbers, strings, ISO dates, lists, maps)."""
+    return _codec_of(type(model)).flatten(model)
+
+
 def rebuild(model: type[M], data: Any) -> M:
-    """``model`` made again of the plain data this code stored for it (its ``model_dump(mode=
-    "python", round_trip=True, exclude_unset=True)`` through MessagePack), without validating it
-    again: what was stored was validated when it was made, and the key and digest say it is
-    what this very code wrote. Validating it back would build every model's validator first,
-    the larger part of a warm `validate` (issue 14; the models are ``defer_build``). Nested
-    models are made the same way, ISO dates become dates again, and the fields set are the
-    keys stored. ``ValueError`` if the data is not of the model's shape (a key that is no
-    field, a required field missing, a nested model that is no mapping): a miss."""
-    return _maker(model)(data)  # type: ignore[no-any-return]
+    """``model`` made again of what :func:`flatten` stored, without validating it again: what
+    was stored was validated when it was made, and the cache's key and digest say it is what
+    this very code wrote. Validating it back would build every model's validator first, the
+    larger part of a warm `validate` (issue 14; the models are ``defer_build``), and cost three
+    times as much as this. Nested models are made the same way, ISO dates become dates again,
+    the fields set are the ones stored. ``ValueError`` (or ``TypeError``) if the data is not of
+    the model's shape (another number of fields, a required field not set, a nested model that
+    is no list, a date that is no text): a miss."""
+    return _codec_of(model).make(data)  # type: ignore[no-any-return]
 
 
-_MAKERS: dict[Any, Callable[[Any], Any]] = {}
+class _Codec:
+    """How one model class is flattened and made again (one per class, made on first use)."""
 
+    def __init__(self, model: type[BaseModel]) -> None:
+        if model.__private_attributes__ or model.model_config.get("extra") == "allow" or model.__pydantic_post_init__:
+            raise TypeError(f"cannot rebuild a {model.__name__} from stored data")
+        self.model = model
+        self.names: tuple[str, ...] = tuple(model.model_fields)
+        self.required = sum(1 << i for i, info in enumerate(model.model_fields.values()) if info.is_required())
+        self.outs: list[tuple[str, Callable[[Any], Any]]] = []
+        self.ins: list[tuple[str, Callable[[Any], Any]]] = []
+        self._sets: dict[int, frozenset[str]] = {}
 
-def _maker(model: type[BaseModel]) -> Callable[[Any], Any]:
-    """The function that makes ``model`` of plain data (one per model, made on first use)."""
-    if model in _MAKERS:
-        return _MAKERS[model]
-    plan: list[tuple[str, Callable[[Any], Any] | None, Callable[[], Any] | None]] = []
-    new, setattr_ = object.__new__, object.__setattr__
+    def fill(self) -> None:
+        """The fields' converters (after this codec is registered: a model may contain itself)."""
+        for name, info in self.model.model_fields.items():
+            out, into = _field_codec(info.annotation)
+            if out is not None:
+                self.outs.append((name, out))
+            if into is not None:
+                self.ins.append((name, into))
 
-    def make(data: Any) -> Any:
-        if not isinstance(data, dict):
-            raise ValueError(f"stored data is not a {model.__name__}")
-        values, found = {}, 0
-        for name, convert, default in plan:  # in field order, as validation makes them
-            if name in data:
-                found += 1
-                values[name] = data[name] if convert is None else convert(data[name])
-            elif default is not None:
-                values[name] = default()
-            else:
-                raise ValueError(f"stored data is not a {model.__name__}: no {name}")
-        if found != len(data):
-            raise ValueError(f"stored data is not a {model.__name__}: a key that is no field")
+    def flatten(self, made: BaseModel) -> list[Any]:
+        values = dict(made.__dict__)
+        for name, out in self.outs:
+            values[name] = out(values[name])
+        fields_set = made.model_fields_set
+        mask = sum(1 << i for i, name in enumerate(self.names) if name in fields_set)
+        return [mask, *(values[name] for name in self.names)]
+
+    def make(self, data: Any) -> Any:
+        if type(data) is not list or len(data) != len(self.names) + 1 or type(data[0]) is not int:
+            raise ValueError(f"stored data is not a {self.model.__name__}")
+        mask = data[0]
+        if mask & self.required != self.required or mask >> len(self.names):
+            raise ValueError(f"stored data is not a {self.model.__name__}: a required field not set")
+        values = dict(zip(self.names, data[1:], strict=False))  # in field order, as validation makes them
+        for name, into in self.ins:
+            values[name] = into(values[name])
+        fields_set = self._sets.get(mask)
+        if fields_set is None:
+            fields_set = self._sets[mask] = frozenset(n for i, n in enumerate(self.names) if mask >> i & 1)
         # what model_construct does for these models (no private attributes, no extra fields,
-        # no post-init: checked below), at a third of its cost
-        made = new(model)
-        setattr_(made, "__dict__", values)
-        setattr_(made, "__pydantic_fields_set__", set(data))
-        setattr_(made, "__pydantic_extra__", None)
-        setattr_(made, "__pydantic_private__", None)
+        # no post-init: checked above), at a third of its cost
+        made = object.__new__(self.model)
+        object.__setattr__(made, "__dict__", values)
+        object.__setattr__(made, "__pydantic_fields_set__", set(fields_set))
+        object.__setattr__(made, "__pydantic_extra__", None)
+        object.__setattr__(made, "__pydantic_private__", None)
         return made
 
-    if model.__private_attributes__ or model.model_config.get("extra") == "allow" or model.__pydantic_post_init__:
-        raise TypeError(f"cannot rebuild a {model.__name__} from stored data")
-    _MAKERS[model] = make  # before its fields: a model may contain itself
-    for name, info in model.model_fields.items():
-        plan.append((name, _converter(info.annotation), None if info.is_required() else _default(info)))
-    return make
+
+_CODECS: dict[type, _Codec] = {}
 
 
-def _default(info: Any) -> Callable[[], Any]:
-    """A field's default, made afresh for each instance as pydantic does (a factory, or a copy)."""
-    import copy
-
-    if info.default_factory is not None:
-        if info.default_factory not in (list, dict, set) and info.default_factory_takes_validated_data:
-            raise TypeError("cannot rebuild a default made from the other fields")
-        return info.default_factory  # type: ignore[no-any-return]
-    value = info.default
-    if value is None or isinstance(value, (bool, int, float, str, bytes, frozenset)):
-        return lambda: value
-    return lambda: copy.deepcopy(value)
+def _codec_of(model: type[BaseModel]) -> _Codec:
+    codec = _CODECS.get(model)
+    if codec is None:
+        codec = _CODECS[model] = _Codec(model)
+        try:
+            codec.fill()
+        except TypeError:
+            del _CODECS[model]
+            raise
+    return codec
 
 
-def _converter(annotation: Any) -> Callable[[Any], Any] | None:
-    """How a stored value of type ``annotation`` becomes the value again (None: as it is)."""
+Pair = tuple["Callable[[Any], Any] | None", "Callable[[Any], Any] | None"]
+
+
+def _field_codec(annotation: Any) -> Pair:
+    """How a value of type ``annotation`` is stored and made again: (out, in), None for as it is."""
     import typing
 
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
     if origin is typing.Annotated:
-        return _converter(args[0])
+        return _field_codec(args[0])
     if isinstance(annotation, type) and origin is None:
-        return _class_converter(annotation)
-    inner = [_converter(a) for a in args if a is not type(None)]
-    if all(c is None for c in inner):
-        return None
-    made = _generic_converter(origin, len(args), inner)
+        return _class_codec(annotation)
+    inner = [_field_codec(a) for a in args if a is not type(None)]
+    if all(pair == (None, None) for pair in inner):
+        return None, None
+    made = _generic_codec(origin, len(args), inner)
     if made is None:  # a union of models, say: which one it was is not stored; validate instead
         raise TypeError(f"cannot rebuild a {annotation} from stored data")
     return made
 
 
-def _class_converter(cls: type) -> Callable[[Any], Any] | None:
+def _class_codec(cls: type) -> Pair:
     import datetime as dt
 
     from pydantic import BaseModel
 
     if issubclass(cls, BaseModel):
-        return _maker(cls)
-    return _day if issubclass(cls, dt.date) and not issubclass(cls, dt.datetime) else None
+        codec = _codec_of(cls)  # registered before its fields are read: a model may contain itself
+        return codec.flatten, codec.make
+    if issubclass(cls, dt.date) and not issubclass(cls, dt.datetime):
+        return dt.date.isoformat, dt.date.fromisoformat  # stored as ISO text (TypeError if not text: a miss)
+    return None, None
 
 
-def _generic_converter(
-    origin: Any, n_args: int, inner: list[Callable[[Any], Any] | None]
-) -> Callable[[Any], Any] | None:
+def _generic_codec(origin: Any, n_args: int, inner: list[Pair]) -> Pair | None:
     """``X | None``, ``list[X]`` and ``dict[K, X]`` of a converted ``X``; None for anything else."""
     import types
     import typing
 
-    if origin in (typing.Union, types.UnionType) and len(inner) == 1 and inner[0] is not None:
-        return _optional(inner[0])
-    if origin is list and len(inner) == 1 and inner[0] is not None:
-        return _list_of(inner[0])
-    if origin is dict and n_args == 2 and inner[0] is None and inner[1] is not None:
-        return _dict_of(inner[1])
+    if origin in (typing.Union, types.UnionType) and len(inner) == 1:
+        return _wrap(_optional, inner[0])
+    if origin is list and len(inner) == 1:
+        return _wrap(_list_of, inner[0])
+    if origin is dict and n_args == 2 and inner[0] == (None, None):
+        return _wrap(_dict_of, inner[1])
     return None
 
 
-def _day(value: Any) -> Any:
-    import datetime as dt
-
-    if isinstance(value, str):
-        return dt.date.fromisoformat(value)
-    if isinstance(value, dt.date):
-        return value
-    raise ValueError("stored data is not a date")
+def _wrap(how: Callable[[Callable[[Any], Any]], Callable[[Any], Any]], pair: Pair) -> Pair:
+    out, into = pair
+    return (None if out is None else how(out)), (None if into is None else how(into))
 
 
 def _optional(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:

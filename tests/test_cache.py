@@ -176,9 +176,9 @@ def _damaged(kind: str, blob: bytes, key: str) -> bytes:
         return blob.replace(key.encode(), ("0" * len(key)).encode(), 1)
     if kind == "wrong-shape":
         return _frame(key, msgspec.msgpack.encode({"parts": 3}))
-    # "invalid-part": well framed and shaped, but a part that no longer validates
+    # "invalid-part": well framed and shaped, but a part with a field more than its model has
     stored: list[Any] = msgspec.msgpack.decode(blob[len(cache.MAGIC) + len(key) + 1 + 32 :])
-    stored[0][0][3]["unknown_field"] = 1
+    stored[0][0][3].append(1)
     return _frame(key, msgspec.msgpack.encode(stored))
 
 
@@ -301,17 +301,25 @@ def test_rebuild_refuses_what_is_not_of_the_models_shape() -> None:
     from partpicker.build import Counted
     from partpicker.models import Price, Psu
 
-    stored = Price(usd=100.0, date="2024-01-02", source="a shop").model_dump(mode="python", exclude_unset=True)
-    made = cache.rebuild(Price, msgspec.msgpack.decode(msgspec.msgpack.encode(stored)))
-    assert made == Price(usd=100.0, date="2024-01-02", source="a shop")
+    price = Price(usd=100.0, date="2024-01-02", source="a shop")
+    stored = msgspec.msgpack.decode(msgspec.msgpack.encode(cache.flatten(price)))
+    made = cache.rebuild(Price, stored)
+    assert made == price and repr(made) == repr(price)
     assert made.model_fields_set == {"usd", "date", "source"} and made.kind == "street"
-    for bad in ({**stored, "extra": 1}, {"usd": 100.0, "source": "a shop"}, [stored], {**stored, "date": 20240102}):
+    required_unset = [stored[0] & ~0b10, *stored[1:]]  # "date" (the second field) not set
+    for bad in ([*stored, 1], stored[:-1], {"usd": 100.0}, ["x", *stored[1:]], required_unset, [1 << 9, *stored[1:]]):
         with pytest.raises(ValueError):
             cache.rebuild(Price, bad)
-    with pytest.raises(ValueError):  # a nested model that is no mapping
-        cache.rebuild(Psu, {"id": "p", "name": "P", "brand": "B", "sources": ["s"], "watts": 500, "prices": [3]})
+    with pytest.raises((ValueError, TypeError)):
+        cache.rebuild(Price, [stored[0], 100.0, 20240102, "a shop", "street"])  # a date that is no date
+    psu = Psu(id="p", name="P", brand="B", sources=["s"], watts=500, prices=[price])
+    flat = cache.flatten(psu)
+    assert cache.rebuild(Psu, flat) == psu
+    prices = list(Psu.model_fields).index("prices") + 1
+    with pytest.raises(ValueError):  # a nested model that is no list of fields
+        cache.rebuild(Psu, [*flat[:prices], [3], *flat[prices + 1 :]])
     with pytest.raises(TypeError):  # a union of a number and a model: which one it was is not stored
-        cache.rebuild(Counted, {"part": "x", "price": {"usd": 1.0}})
+        cache.rebuild(Counted, [0, "x", None, 1, None])
 
 
 # -- the rules -----------------------------------------------------------------------------

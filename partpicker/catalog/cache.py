@@ -8,8 +8,9 @@ files' bytes, the checks skipped, today's date (the checks judge prices against 
 package version and its source files; the next run
 makes the stored parts back into the same pydantic models (``msgspec`` MessagePack of plain
 data: no pickle, nothing from the file is ever executed) without validating them again
-(:func:`partpicker.cache.rebuild`). A stored file that does not decode, or whose parts are
-not of their models' shape, is a miss: the catalog is parsed again.
+(:func:`partpicker.cache.flatten` and :func:`~partpicker.cache.rebuild`). A stored file
+that does not decode, or whose parts are not of their models' shape, is a miss: the catalog
+is parsed again.
 
 Catalogs named with ``--catalog`` and JSON Lines files (already fast) are not cached.
 """
@@ -32,7 +33,7 @@ class _Part(msgspec.Struct, array_like=True):
     category: str
     path: str
     line: int | None
-    data: dict[str, Any]
+    data: list[Any]  # partpicker.cache.flatten
 
 
 class _Problem(msgspec.Struct, array_like=True):
@@ -78,9 +79,7 @@ def _key(files: list[Path], skip: frozenset[str]) -> str | None:
 def encode(catalog: Catalog, problems: Sequence[Problem]) -> bytes:
     """The catalog and its problems as MessagePack of plain data."""
     parts = [
-        _Part(
-            part.category, origin.path, origin.line, part.model_dump(mode="python", round_trip=True, exclude_unset=True)
-        )
+        _Part(part.category, origin.path, origin.line, cache.flatten(part))
         for part, origin in ((p, catalog.origin[p.id]) for p in catalog.parts.values())
     ]
     found = [_Problem(p.check, p.path, p.line, p.message, p.part_id, p.severity) for p in problems]

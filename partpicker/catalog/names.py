@@ -27,9 +27,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from rapidfuzz import fuzz
-from rapidfuzz.distance import Levenshtein
-
 from partpicker.models import Case, Cooler, Cpu, Gpu, Motherboard, Part, Psu, Ram, Ssd
 
 # Words that are part of a part's identity: a part whose name has one is a candidate only
@@ -437,6 +434,18 @@ def identity_tokens(query: str, category: str) -> tuple[str, ...]:
     return tuple(w for w in read(query, category).words if w not in optional)
 
 
+def _levenshtein(a: str, b: str, score_cutoff: int) -> int:
+    from rapidfuzz.distance import Levenshtein  # imported when first used (issue 14)
+
+    return int(Levenshtein.distance(a, b, score_cutoff=score_cutoff))
+
+
+def _wratio(a: str, b: str) -> float:
+    from rapidfuzz import fuzz
+
+    return float(fuzz.WRatio(a, b))
+
+
 def _has_word(word: str, profile: _Profile, category: str) -> bool:
     if word in profile.words:
         return True
@@ -445,9 +454,7 @@ def _has_word(word: str, profile: _Profile, category: str) -> bool:
         return True  # "RTX3090" typed for "RTX 3090"
     if word.isalpha() and len(word) >= 6 and word not in VARIANTS.get(category, frozenset()):
         # one slip in a long word ("Threadriper", "Tomohawk")
-        return any(
-            len(w) >= 6 and w.isalpha() and Levenshtein.distance(word, w, score_cutoff=1) <= 1 for w in profile.words
-        )
+        return any(len(w) >= 6 and w.isalpha() and _levenshtein(word, w, score_cutoff=1) <= 1 for w in profile.words)
     return False
 
 
@@ -478,6 +485,8 @@ def score(query: str, part: Part, category: str) -> float:
     """How close a query is to a part's name or aliases by spelling (0-100; ordering only)."""
     text = _label(query)
     profile = _profile(part, category)
+    from rapidfuzz import fuzz  # here, not at the top: most builds need none (issue 14)
+
     return max(float(fuzz.token_set_ratio(text, label)) for label in profile.labels)
 
 
@@ -497,7 +506,8 @@ def resolve(query: str, category: str, parts: Sequence[Part]) -> Resolution:
     prof = {p.id: _profile(p, category) for p in fitting}
     strict = [p for p in fitting if prof[p.id].variants <= said]
     contenders = _contenders(fitting, strict, prof, said, category)
-    contenders.sort(key=lambda p: -score(query, p, category))
+    if len(contenders) > 1:  # ordering one needs no spelling score (nor rapidfuzz imported)
+        contenders.sort(key=lambda p: -score(query, p, category))
     return _verdict(query, category, pool, contenders, strict)
 
 
@@ -582,7 +592,7 @@ def closest(query: str, category: str, parts: Sequence[Part], limit: int = 5) ->
         profile = _profile(part, category)
         shared = sum(2 if any(ch.isdigit() for ch in w) else 1 for w in words if _has_word(w, profile, category))
         spelling = max(
-            (float(s) for s in (fuzz.WRatio(text, label) for label in profile.labels)),
+            (float(s) for s in (_wratio(text, label) for label in profile.labels)),
             default=0.0,
         )
         if shared or spelling >= 60:

@@ -120,6 +120,11 @@ def main() -> None:
     import os
     import sys
 
+    # pydantic looks for plugins (observability hooks of other packages) in every installed
+    # distribution's entry points when it builds its first validator: a tenth of a warm
+    # `validate`, for hooks partpicker's own models have no use for (issue 14). A value the
+    # user set is kept.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
         code = _lean(sys.argv[1:])
         if code is None:

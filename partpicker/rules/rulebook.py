@@ -147,13 +147,7 @@ def load_rules(folder: str | Path | None = None) -> dict[str, RuleSpec]:
         if found is None:
             found = _parse_rules(files)
             if key is not None and folder is None:
-                cache.store(
-                    _KIND,
-                    key,
-                    msgspec.msgpack.encode(
-                        [spec.model_dump(mode="python", round_trip=True, exclude_unset=True) for spec in found.values()]
-                    ),
-                )
+                cache.store(_KIND, key, msgspec.msgpack.encode([cache.flatten(spec) for spec in found.values()]))
         if key is not None:
             _MEMO[key] = found
     return dict(found)
