@@ -85,9 +85,10 @@ def test_each_size_and_task_gets_a_proven_build_that_validate_passes(line: str, 
 
 
 @pytest.mark.slow
-def test_the_ranking_equals_a_brute_force_over_every_gpu_and_count() -> None:
+@pytest.mark.parametrize("allow_unknown", [True, False])
+def test_the_ranking_equals_a_brute_force_over_every_gpu_and_count(allow_unknown: bool) -> None:
     """Every (GPU model, N) that fits, solved: the cheapest must be the answer's first."""
-    _ranking_equals_brute_force(_catalog(), "serve qwen2.5-32b q4 ctx 16384 users 4")
+    _ranking_equals_brute_force(_catalog(), "serve qwen2.5-32b q4 ctx 16384 users 4", allow_unknown)
 
 
 def test_the_ranking_equals_a_brute_force_on_a_few_gpu_models() -> None:
@@ -107,23 +108,42 @@ def test_the_ranking_equals_a_brute_force_on_a_few_gpu_models() -> None:
     _ranking_equals_brute_force(catalog, "serve qwen2.5-32b q4 ctx 16384 users 4")
 
 
-def _ranking_equals_brute_force(catalog: Catalog, line: str) -> None:
+def _ranking_equals_brute_force(catalog: Catalog, line: str, allow_unknown: bool = True) -> None:
+    """Without allow_unknown, options whose floor reaches the third proven price go unsearched:
+    the options shown must still be the brute force's cheapest three."""
     day = dt.date.fromisoformat(DAY)
     w = parse_workload(line, MODELS)
-    base = Request(as_of=day, allow_unknown=True, min_storage_gb=500)
+    base = Request(as_of=day, allow_unknown=allow_unknown, min_storage_gb=500)
     from partpicker.rules.rulebook import load_rules
 
     rules = load_rules()
     brute = []
+    per_model: dict[tuple[str, float], tuple[int, list[tuple[bool, float]]]] = {}
     for r in fit_grid(w, gpu_options(catalog)):
-        if r.fits:
-            s = solve(catalog, rules, replace(base, gpus=r.n_gpus, start_gpus=r.n_gpus, gpu=r.gpu, min_vram=0))
-            brute += [(s.status != "proven", c.now_usd) for c in s.choices[:1]]
+        if r.fits:  # one PSU; where no build is proven on one, also two units of one model
+            one = replace(base, gpus=r.n_gpus, start_gpus=r.n_gpus, gpu=r.gpu, min_vram=0)
+            found: list[tuple[bool, float]] = []
+            for psus in (1, 2):
+                s = solve(catalog, rules, replace(one, psus=psus))
+                found += [(s.status != "proven", c.now_usd) for c in s.choices[:1]]
+                if s.status == "proven":
+                    break
+            brute += found
+            best_here = [min(found)] if found else []
+            key = (r.gpu, r.vram_gb)
+            if key not in per_model or r.n_gpus < per_model[key][0]:  # the answer's: smallest fitting N
+                per_model[key] = (r.n_gpus, best_here)
     assert brute
     got = answer(catalog, rules, WorkRequest(w, MODELS[w.model], base))
     assert got.status == "ok"
     first = got.options[0]
     assert (not first.proven, first.total_usd) == (min(brute)[0], pytest.approx(min(brute)[1]))
+    # Every option shown, not only the first: options left unsearched (their floor at or over
+    # the third proven price) cannot be among them.
+    shown = [(not o.proven, o.total_usd) for o in got.options]
+    smallest = sorted(x for _, found in per_model.values() for x in found)
+    assert shown == [(p, pytest.approx(usd)) for p, usd in smallest[: len(shown)]]
+    assert len(shown) == min(3, len(smallest))
     if got.miss is not None:  # the miss is cheaper than the answer and does not fit
         assert not got.miss.fit.fits and (got.miss.total_usd or 0) < (first.total_usd or 0)
 

@@ -13,7 +13,9 @@
    fits (the (model, N) cheaper than the best build that misses by the least memory) and
    why not, and gives each build's power plan on the circuit.
 4. An option with no build proven on one PSU is also solved on two units of one PSU model
-   (``psu: {part: X, count: 2}``): two PSUs when one cannot carry the cards.
+   (``psu: {part: X, count: 2}``): two PSUs when one cannot carry the cards; only where it
+   could still be shown (its floor, each role's cheapest part with two PSUs, is under the
+   ``top``-th proven price and the budget).
 5. When the plan needs a second circuit (no power limit of at least 60 % fits one), the
    cheapest catalog PSU that carries the second circuit's cards (watts with psu-wattage's
    margin, on a 100-120 V circuit its low-line rating, which must be known; a cable per
@@ -23,6 +25,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -31,13 +34,13 @@ from partpicker.catalog import Catalog
 from partpicker.circuits import Circuit
 from partpicker.errors import ExitCode
 from partpicker.models import Gpu, Psu
-from partpicker.pricing import fresh_price
+from partpicker.pricing import fresh_price, today
 from partpicker.rules import power as rule_power
 from partpicker.rules.checks import Context, Unknown
 from partpicker.rules.checks.gpu_power_connectors import cables_needed
 from partpicker.rules.rulebook import RuleSpec
 from partpicker.suggest.answer import Solution, solve
-from partpicker.suggest.offer import Request
+from partpicker.suggest.offer import Request, offer
 from partpicker.workload import DEFAULT_HEADROOM, FitResult, GpuOption, ModelSpec, Workload, fit_grid
 from partpicker.workload.fit import MAX_GPUS
 from partpicker.workplan.gpus import gpu_options
@@ -117,6 +120,9 @@ class WorkAnswer:
     miss: Miss | None
     reason: str
     closest: FitResult | None  # for 'impossible': the option that comes closest
+    unsearched: tuple[FitResult, ...] = ()
+    """(model, N) that fit but were not searched: each role's cheapest part already costs at
+    least the ``top``-th proven option shown."""
 
     @property
     def exit_code(self) -> ExitCode:
@@ -137,15 +143,14 @@ def _smallest_fitting(grid: list[FitResult]) -> list[FitResult]:
     return list(best.values())
 
 
-def _solve(catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, r: FitResult) -> Solution:
-    """The cheapest build for ``r``'s cards; when none is proven on one PSU (and the user did
-    not ask for a PSU count), also on two of one model, and the better of the two answers."""
+def _request(req: WorkRequest, r: FitResult, psus: int | None = None) -> Request:
+    """The suggest request for ``r``'s cards, all bought now (on ``psus`` PSUs if given)."""
     base = replace(req.base, gpus=r.n_gpus, start_gpus=r.n_gpus, gpu=r.gpu, min_vram=0.0)
-    one = solve(catalog, rules, base)
-    if one.status == "proven" or base.psus != 1:
-        return one
-    two = solve(catalog, rules, replace(base, psus=2))
-    return min((one, two), key=_solution_rank)
+    return base if psus is None else replace(base, psus=psus)
+
+
+def _solve(catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, r: FitResult) -> Solution:
+    return solve(catalog, rules, _request(req, r))
 
 
 def _solution_rank(s: Solution) -> tuple[int, float]:
@@ -154,8 +159,50 @@ def _solution_rank(s: Solution) -> tuple[int, float]:
     return order, s.choices[0].now_usd if s.choices else 0.0
 
 
-def _option(catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, r: FitResult) -> Option:
-    solution = _solve(catalog, rules, req, r)
+def _floor_usd(catalog: Catalog, request: Request, day: dt.date) -> float | None:
+    """A lower bound on any build's price for ``request``: each role's cheapest offered part,
+    as many as are bought (None: a role has nothing on offer, so there is no build)."""
+    offered = offer(catalog, request, day)
+    if any(not items for items in offered.values()):
+        return None
+    return sum(min(p.usd for p in items) * request.bought_now(role) for role, items in offered.items())
+
+
+def _threshold(options: list[Option], top: int) -> float:
+    """The price a build must beat to be among the ``top`` proven options shown."""
+    proven = sorted(o.total_usd or 0.0 for o in options if o.proven)
+    return proven[top - 1] if len(proven) >= top else float("inf")
+
+
+def _with_two_psus(
+    catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, options: list[Option]
+) -> list[Option]:
+    """Options with no build proven on one PSU, solved again on two units of one PSU model,
+    cheapest floor first, where two could still be among the options shown: a floor (each
+    role's cheapest part, two PSUs) at or above the ``top``-th proven price, or over the
+    budget, cannot, and is not searched."""
+    if req.base.psus != 1:  # the user chose the PSU count
+        return options
+    out = list(options)
+    floors = {}
+    for i, o in enumerate(out):
+        if not o.proven:
+            floors[i] = _floor_usd(catalog, _request(req, o.fit, psus=2), o.solution.as_of)
+    budget = req.base.budget if req.base.budget is not None else float("inf")
+    for i in sorted((i for i, f in floors.items() if f is not None), key=lambda i: floors[i] or 0.0):
+        floor = floors[i] or 0.0
+        if floor >= _threshold(out, req.top) or floor > budget + 1e-9:
+            continue
+        two = _option(catalog, rules, req, out[i].fit, psus=2)
+        if _solution_rank(two.solution) < _solution_rank(out[i].solution):
+            out[i] = two
+    return out
+
+
+def _option(
+    catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, r: FitResult, psus: int | None = None
+) -> Option:
+    solution = solve(catalog, rules, _request(req, r, psus))
     if not solution.choices or req.circuit is None:
         return Option(r, solution, None)
     build = solution.choices[0].build
@@ -219,7 +266,11 @@ def _miss(
 ) -> Miss | None:
     """Among the (model, N) that do not fit, the closest whose build is cheaper than ``best``."""
     misses = sorted((r for r in grid if not r.fits and r.margin_gib is not None), key=lambda r: -(r.margin_gib or 0.0))
-    for r in misses[:12]:  # the closest few; each costs one solve
+    day = req.base.as_of or today()
+    for r in misses[:12]:  # the closest few; each costs one solve, unless its floor rules it out
+        floor = _floor_usd(catalog, _request(req, r), day)
+        if floor is None or floor >= best:
+            continue
         solution = _solve(catalog, rules, req, r)
         if solution.choices and solution.choices[0].now_usd < best:
             return Miss(r, solution.choices[0].now_usd)
@@ -233,14 +284,34 @@ def answer(catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest) -> Wo
     fitting = _smallest_fitting(grid)
     if not fitting:
         return _impossible(req, grid)
-    solved = [_option(catalog, rules, req, r) for r in fitting]
+    searched, unsearched = _solve_options(catalog, rules, req, fitting)
+    solved = _with_two_psus(catalog, rules, req, searched)
     built = sorted((o for o in solved if o.total_usd is not None), key=_rank)
     unbuilt = tuple(o for o in solved if o.total_usd is None)
     if not built:
         return WorkAnswer(_no_build_status(unbuilt), req, (), unbuilt, None, _no_build_reason(req, unbuilt), None)
     best = built[0].total_usd or 0.0
     miss = _miss(catalog, rules, req, grid, best)
-    return WorkAnswer("ok", req, tuple(built[: req.top]), unbuilt, miss, "", None)
+    return WorkAnswer("ok", req, tuple(built[: req.top]), unbuilt, miss, "", None, unsearched)
+
+
+def _solve_options(
+    catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, fitting: list[FitResult]
+) -> tuple[list[Option], tuple[FitResult, ...]]:
+    """Each fitting (model, N) solved, cheapest floor first (each role's cheapest part), until
+    the floor reaches the ``top``-th proven price: no option from there on can be shown, so
+    those are left unsearched (the answer says how many)."""
+    day = req.base.as_of or today()
+    floored = [(_floor_usd(catalog, _request(req, r), day), r) for r in fitting]
+    floored.sort(key=lambda fr: (fr[0] is None, fr[0] or 0.0))
+    solved: list[Option] = []
+    skipped: list[FitResult] = []
+    for floor, r in floored:
+        if floor is not None and floor >= _threshold(solved, req.top):
+            skipped.append(r)
+            continue
+        solved.append(_option(catalog, rules, req, r))
+    return solved, tuple(skipped)
 
 
 def _impossible(req: WorkRequest, grid: list[FitResult]) -> WorkAnswer:

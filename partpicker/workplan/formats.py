@@ -62,6 +62,11 @@ def text(answer: WorkAnswer, report: Report | None = None) -> str:
     if answer.unbuilt:
         names = ", ".join(_fit_line(o.fit) for o in answer.unbuilt[:4])
         out.append(f"  hold it but no build found: {names}")
+    if answer.unsearched:
+        out.append(
+            f"  {len(answer.unsearched)} more hold it but were not searched: their cheapest parts already "
+            f"cost as much as option {req.top}"
+        )
     best = answer.options[0]
     out += ["", SUGGEST_FORMATS["text"](best.solution, report)]
     out += _second_psu_lines(best)
@@ -166,6 +171,7 @@ def as_json(answer: WorkAnswer, report: Report | None = None) -> str:
         else {**_fit_doc(answer.miss.fit), "total_usd": answer.miss.total_usd},
         "unbuilt": [{**_fit_doc(o.fit), "why": o.solution.reason} for o in answer.unbuilt],
         "closest": None if answer.closest is None else _fit_doc(answer.closest),
+        "unsearched": [_fit_doc(r) for r in answer.unsearched],
         "reason": answer.reason,
         "verdict": None if report is None else report.verdict,
     }
