@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import operator
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -52,6 +53,10 @@ class Domain(NamedTuple):
 
     key: Hashable
     items: list[tuple[Part, float]]
+
+
+_SCALARS = frozenset({int, float, str, bool, type(None)})
+"""Types whose values are their own frozen form (:func:`dominance.freeze`)."""
 
 
 class Classes(NamedTuple):
@@ -134,6 +139,7 @@ class Search:
         self.offered = offer(catalog, request, self.day)
         self.offers: dict[str, dict[str, Priced]] | None = None
         self.frozen_memo: dict[bytes, Hashable] = catalog.memo.setdefault("frozen", {})
+        self.frozen_ids: dict[int, tuple[Any, Hashable]] = catalog.memo.setdefault("frozen-ids", {})
         shared = _shared(catalog, self.rules, request, self.day)
         self.cache: dict[tuple[Any, ...], str] = shared.cache
         """Rule statuses by the classes of the parts they read (shared by the searches of one
@@ -300,8 +306,12 @@ class Search:
         keep = self.request.top if role in VARIETY_ROLES else 1
         kept: dict[Hashable, list[float]] = {}
         out: list[tuple[Part, float]] = []
+        values: Callable[[Any], tuple[Any, ...]] = (
+            operator.attrgetter(*fields) if len(fields) > 1 else lambda p: tuple(getattr(p, f) for f in fields)
+        )
+        frozen = self._frozen
         for part, cost in sorted(items, key=lambda pc: (pc[1], pc[0].id)):
-            key = tuple(self._frozen(getattr(part, name)) for name in fields)
+            key = tuple(v if type(v) in _SCALARS else frozen(v) for v in values(part))
             prices = kept.setdefault(key, [])
             if len(prices) < keep:
                 prices.append(cost)
@@ -311,9 +321,13 @@ class Search:
 
     def _frozen(self, value: Any) -> Hashable:
         """:func:`_freeze`, memoised on the value's JSON encoding (many parts share a slot map
-        or a list of sockets; a value of pydantic models, from YAML, is frozen each time)."""
+        or a list of sockets; a value of pydantic models, from YAML, is frozen each time), and
+        on the value itself (slim records share one object per distinct nested value)."""
         if value is None or isinstance(value, int | float | str):
             return value
+        same = self.frozen_ids.get(id(value))
+        if same is not None and same[0] is value:
+            return same[1]
         try:
             key = msgspec.json.encode(value)
         except TypeError:
@@ -321,6 +335,7 @@ class Search:
         found = self.frozen_memo.get(key)
         if found is None:
             found = self.frozen_memo[key] = _freeze(value)
+        self.frozen_ids[id(value)] = (value, found)  # the value is kept: its id names it
         return found
 
     def run(self) -> list[tuple[float, dict[str, Part]]]:
