@@ -297,26 +297,17 @@ class Search:
         GPUs as cheap or cheaper, so that build is not among the K answers.
         """
         fields = self._fields(role)
-        keys = self._alike_keys(role, fields)
         keep = self.request.top if role in VARIETY_ROLES else 1
         kept: dict[Hashable, list[float]] = {}
         out: list[tuple[Part, float]] = []
         for part, cost in sorted(items, key=lambda pc: (pc[1], pc[0].id)):
-            key = keys.get(part.id)
-            if key is None:
-                key = keys[part.id] = tuple(self._frozen(getattr(part, name)) for name in fields)
+            key = tuple(self._frozen(getattr(part, name)) for name in fields)
             prices = kept.setdefault(key, [])
             if len(prices) < keep:
                 prices.append(cost)
                 out.append((part, cost))
         self.alike_classes[role] = len(kept)
         return out
-
-    def _alike_keys(self, role: str, fields: tuple[str, ...]) -> dict[str, Hashable]:
-        """The class of each part of ``role`` on ``fields``, by part id, kept with the catalog
-        (`suggest` searches it more than once)."""
-        found: dict[str, Hashable] = self.catalog.memo.setdefault(("alike", role, fields), {})
-        return found
 
     def _frozen(self, value: Any) -> Hashable:
         """:func:`_freeze`, memoised on the value's JSON encoding (many parts share a slot map
