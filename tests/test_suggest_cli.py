@@ -184,3 +184,21 @@ def test_gpu_model_matches_every_card_of_the_chip(name: str, chips: set[str]) ->
     assert {c.chip for c in cards if isinstance(c, Gpu)} == chips
     every = {g.id for g in catalog.entries("gpu") if isinstance(g, Gpu) and g.chip in chips}
     assert {c.id for c in cards} == every and len(every) >= 1
+
+
+def test_the_budget_advice_leads_to_a_proven_build() -> None:
+    """Over budget, the answer names the cheapest build proven to pass: raising the budget by
+    what it says gives that proven build (not an unproven one)."""
+    import re
+
+    short = runner.invoke(app, ["suggest", "--gpus", "4", "--budget", "1000", "--as-of", "2025-07-31"])
+    assert short.exit_code == 1
+    found = re.search(r"proven to pass costs \$([\d,]+\.\d\d) now", short.stdout)
+    assert found, short.stdout
+    price = float(found[1].replace(",", ""))
+    enough = runner.invoke(
+        app, ["suggest", "--gpus", "4", "--budget", str(price), "--as-of", "2025-07-31", "-f", "json"]
+    )
+    doc = json.loads(enough.stdout)
+    assert enough.exit_code == 0 and doc["status"] == "proven"
+    assert doc["total_usd"] == pytest.approx(price)

@@ -268,16 +268,23 @@ def _infeasible(ctx: _Ctx, search: Search) -> Solution:
 
 
 def _over_budget(ctx: _Ctx) -> NearMiss | None:
-    """With a budget, the cheapest build without it (None: no budget, or no build at all)."""
+    """With a budget, the cheapest build without it: proven if one is (so that raising the
+    budget by what it says gives a proven answer), else the cheapest not known to fail,
+    saying so (None: no budget, or no build at all)."""
     request = ctx.request
     if request.budget is None:
         return None
-    found = _search(ctx, replace(request, budget=None, top=1, allow_unknown=True), count=False)[1]
+    unbudgeted = replace(request, budget=None, top=1)
+    found = () if request.allow_unknown else _search(ctx, unbudgeted, count=False)[1]
+    how = "proven to pass " if found else ""
+    if not found:
+        found = _search(ctx, replace(unbudgeted, allow_unknown=True), count=False)[1]
+        how = "" if not found or found[0].proven else "(not proven: it rests on unknown facts) "
     if not found:
         return None
     best = found[0]
     over = best.now_usd - request.budget
-    text = f"costs ${best.now_usd:,.2f} now, ${over:,.2f} over the budget of ${request.budget:,.2f}"
+    text = f"{how}costs ${best.now_usd:,.2f} now, ${over:,.2f} over the budget of ${request.budget:,.2f}"
     return NearMiss(best, "budget", text)
 
 
