@@ -231,18 +231,32 @@ def _binding(search: Search, choice: Choice) -> tuple[str, ...]:
         alt = cheaper[0]
         swapped = {**assigned, role: alt.part}
         reason = "fits this build, but every build with it costs more overall"
-        for rule in sorted(search.rules, key=lambda r: len(r.roles)):  # its own rules first
-            status = search.status(rule, swapped)
-            if role not in rule.roles or status in search.accepted:
-                continue
+        stop = _stopping_rule(search, role, swapped)
+        if stop is not None:
+            rule, status = stop
             # Only the rule that stops it is run again, for its message.
             outcome = run_rule(rule, search._build(swapped), rule.defaults(), search.layouts)
             verb = "fails" if status == "fail" else "cannot be checked on"
             reason = f"{verb} {rule.id}: {message(rule, outcome)}"
-            break
         more = f" (and {len(cheaper) - 1} cheaper still)" if len(cheaper) > 1 else ""
         out.append(f"{role}: {alt.part.name} (${alt.usd:,.2f}){more} is cheaper but {reason}")
     return tuple(out)
+
+
+def _stopping_rule(search: Search, role: str, swapped: dict[str, Part]) -> tuple[RuleSpec, str] | None:
+    """The rule of ``role`` that stops the swapped build, a failing one before one that cannot
+    be checked (a PSU too small is said so, not that its cables are unknown), its own rules
+    first; None if none does."""
+    stopped = None
+    for rule in sorted(search.rules, key=lambda r: len(r.roles)):
+        if role not in rule.roles:
+            continue
+        status = search.status(rule, swapped)
+        if status == "fail":
+            return rule, status
+        if status not in search.accepted and stopped is None:
+            stopped = (rule, status)
+    return stopped
 
 
 # -- no build ----------------------------------------------------------------------------
