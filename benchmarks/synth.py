@@ -379,6 +379,8 @@ def _psu(rng: random.Random, prof: Profile, spec: dict[str, Any]) -> float:
         factor = (watts / spec["watts"]) ** 0.8
         if "pcie_8pin" in spec:
             spec["pcie_8pin"] = max(2, min(24, round(spec["pcie_8pin"] * watts / spec["watts"])))
+        if "low_line_watts" in spec:  # derated in the same proportion, never above the rating
+            spec["low_line_watts"] = min(watts, round(spec["low_line_watts"] * watts / spec["watts"]))
         spec["watts"] = watts
     if "pcie_8pin" not in spec and rng.random() < PSU_CABLES_KNOWN:
         cables = round(prof.psu_cables_per_watt * spec["watts"]) + rng.randint(-1, 1)

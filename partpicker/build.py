@@ -510,12 +510,24 @@ def _validated(raw: Any, path: str) -> BuildFile:
     try:
         return BuildFile.model_validate(raw)
     except ValidationError as exc:
-        err = exc.errors()[0]
+        err = _written_branch(exc.errors())
         raise InputError(_explain(err), path=path, line=yamlio.line_of(raw, err["loc"]), hint=_hint(err)) from None
 
 
+def _written_branch(errors: Any) -> Any:
+    """The error to report: for a part entry (a name, or a mapping ``{part:, count:}``) written
+    as a mapping, the mapping's error ("count: should be >= 1"), not "should be a string"."""
+    first = errors[0]
+    if first["type"] == "string_type" and isinstance(first.get("input"), dict):
+        for err in errors[1:]:
+            if any("Counted" in str(x) for x in err["loc"]):
+                return err
+    return first
+
+
 def _explain(err: Any) -> str:
-    loc = ".".join(str(x) for x in err["loc"] if not str(x).startswith(("str", "Counted", "list[", "literal", "bool")))
+    tags = ("str", "Counted", "function-after[", "list[", "literal", "bool")  # a union's branch names
+    loc = ".".join(str(x) for x in err["loc"] if not str(x).startswith(tags))
     kind = err["type"]
     if kind == "extra_forbidden":
         return f"unknown key {loc!r}"

@@ -33,8 +33,8 @@ def cloud_dir() -> Path:
 
 
 def examples_dir() -> Path:
-    """The example builds (present in a source checkout only)."""
-    return _PACKAGE.parent / "examples"
+    """The example builds (`catalog diff` judges each against both catalogs)."""
+    return _bundled("examples")
 
 
 def user_config_dir() -> Path:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from partpicker.build import load_build
 from partpicker.validate.engine import evaluate
 
@@ -37,3 +39,23 @@ def test_override_changes_the_outcome(catalog, rules) -> None:
     strict_floor = evaluate(dataclasses.replace(build, rules={}), rules)
     assert {f.rule: f.status for f in strict_floor.findings}["psu-wattage"] == "fail"
     assert "1408 W needed" in {f.rule: f.message for f in strict_floor.findings}["psu-wattage"]
+
+
+@pytest.mark.parametrize(
+    ("count", "phrase"),
+    [
+        ("0", "parts.gpu.count: Input should be greater than or equal to 1 (got 0)"),
+        ("2.5", "parts.gpu.count: Input should be a valid integer (got 2.5)"),
+        ('"2"', "parts.gpu.count: Input should be a valid integer (got '2')"),
+        ("99", "parts.gpu.count: Input should be less than or equal to 16 (got 99)"),
+    ],
+)
+def test_a_bad_count_is_named_as_the_count(count: str, phrase: str, tmp_path, catalog) -> None:  # type: ignore[no-untyped-def]
+    """A part written as a mapping is reported by the mapping's error, not "should be a string"."""
+    from partpicker.errors import InputError
+
+    path = tmp_path / "build.yaml"
+    path.write_text(f"name: x\nparts:\n  cpu: intel-core-i9-7920x\n  gpu: {{part: nvidia-titan-rtx, count: {count}}}\n")
+    with pytest.raises(InputError) as caught:
+        load_build(path, catalog)
+    assert phrase in str(caught.value) and caught.value.line == 4

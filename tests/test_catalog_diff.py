@@ -100,3 +100,18 @@ def test_a_tab_in_base_is_exit_2_not_parts_removed(tmp_path: Path) -> None:
     assert re.search(r"BASE .*ram\.yaml:\d+: ", result.stderr), result.stderr
     assert "removed" not in result.stdout
     assert "Traceback" not in result.output
+
+
+def test_the_example_builds_ship_with_the_package(tmp_path: Path) -> None:
+    """`catalog diff` judges the example builds: the wheel carries examples/ as
+    partpicker/_data/examples (pyproject.toml), and paths.examples_dir() finds them there or in
+    a source checkout."""
+    import tomllib
+
+    from partpicker import paths
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    shipped = config["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
+    assert shipped["examples"] == "partpicker/_data/examples"
+    found = sorted(p.name for p in paths.examples_dir().glob("*.yaml"))
+    assert found == sorted(p.name for p in (ROOT / "examples").glob("*.yaml")) and len(found) >= 10

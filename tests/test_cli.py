@@ -158,3 +158,22 @@ def test_a_reader_that_goes_away_is_not_an_internal_error() -> None:
     proc.stderr.close()
     assert proc.wait(timeout=60) == 141, err
     assert "internal error" not in err and "Traceback" not in err
+
+
+def test_an_unchecked_warning_leaves_the_verdict_pass() -> None:
+    """Only error rules make the verdict: a warning that fails or cannot be checked gives PASS
+    with the warning banner (as `suggest` calls such a build proven), listed under 'Not
+    checked'; --strict exits 1 on it."""
+    path = str(DATA / "builds" / "valid" / "three-titan-rtx-p2p-unknown.yaml")
+    doc = json.loads(run("validate", path, "-f", "json").stdout)
+    unknown = [f for f in doc["findings"] if f["status"] == "unknown"]
+    assert unknown and all(f["severity"] == "warning" for f in unknown)  # the fixture's premise
+    assert all(f["status"] == "pass" for f in doc["findings"] if f["severity"] == "error")
+    assert doc["verdict"] == "pass"
+    text = run("validate", path)
+    assert text.exit_code == 0
+    assert (
+        text.stdout.splitlines()[0] == "three-titan-rtx-p2p-unknown: PASS  Warning! These parts have potential issues."
+    )
+    assert "Not checked" in text.stdout and "gpu-p2p" in text.stdout
+    assert run("validate", path, "--strict").exit_code == 1

@@ -184,3 +184,44 @@ def test_gpu_model_matches_every_card_of_the_chip(name: str, chips: set[str]) ->
     assert {c.chip for c in cards if isinstance(c, Gpu)} == chips
     every = {g.id for g in catalog.entries("gpu") if isinstance(g, Gpu) and g.chip in chips}
     assert {c.id for c in cards} == every and len(every) >= 1
+
+
+def test_the_budget_advice_leads_to_a_proven_build() -> None:
+    """Over budget, the answer names the cheapest build proven to pass: raising the budget by
+    what it says gives that proven build (not an unproven one)."""
+    import re
+
+    short = runner.invoke(app, ["suggest", "--gpus", "4", "--budget", "1000", "--as-of", "2025-07-31"])
+    assert short.exit_code == 1
+    found = re.search(r"proven to pass costs \$([\d,]+\.\d\d) now", short.stdout)
+    assert found, short.stdout
+    price = float(found[1].replace(",", ""))
+    enough = runner.invoke(
+        app, ["suggest", "--gpus", "4", "--budget", str(price), "--as-of", "2025-07-31", "-f", "json"]
+    )
+    doc = json.loads(enough.stdout)
+    assert enough.exit_code == 0 and doc["status"] == "proven"
+    assert doc["total_usd"] == pytest.approx(price)
+
+
+@pytest.mark.parametrize("gpus", [1, 4])
+def test_why_says_unchecked_only_where_nothing_fails(gpus: int, catalog, rules) -> None:  # type: ignore[no-untyped-def]
+    """'Why these parts': a cheaper part said to be 'cannot be checked on' a rule fails no rule
+    of its role in the answer's build (a failing rule is named before an unchecked one)."""
+    import datetime as dt
+
+    from partpicker.suggest.answer import solve
+    from partpicker.suggest.offer import Request
+    from partpicker.validate.engine import evaluate
+
+    solution = solve(catalog, rules, Request(gpus=gpus, budget=3000, as_of=dt.date(2025, 7, 31), min_storage_gb=500))
+    build = solution.choices[0].build
+    by_name = {p.name: p for p in catalog.parts.values()}
+    unchecked = [line for line in solution.binding if " is cheaper but cannot be checked on " in line]
+    for line in unchecked:
+        role, rest = line.split(": ", 1)
+        name = rest.split(" ($", 1)[0]
+        report = evaluate(build.with_part(role, by_name[name]), rules, as_of=solution.as_of)
+        failing = [f.rule for f in report.findings if f.status == "fail" and f.severity == "error"]
+        assert not [r for r in failing if role in rules[r].roles], (line, failing)
+    assert any(" is cheaper but fails " in line for line in solution.binding)

@@ -252,3 +252,20 @@ def test_cost_says_which_parts_and_prices_are_yours() -> None:
     assert "[your parts file" in gpu and f"(yours: {MY_PARTS})" in gpu
     psu = next(line for line in result.stdout.splitlines() if "SuperNOVA 1600 P2" in line)
     assert "$189.50" in psu and "yours" in psu
+
+
+def test_prices_import_refuses_a_future_date_naming_its_line(tmp_path: Path) -> None:
+    """A price is a fact of a day that has come (catalog check's rule): a row dated after today
+    is bad input, named by its own line, and nothing is written."""
+    import datetime as dt
+
+    from partpicker.pricing import today
+
+    later = today() + dt.timedelta(days=1)
+    csv = tmp_path / "future.csv"
+    csv.write_text(f"id,usd,date\nsamsung-970-evo-1tb,99,{today()}\nsamsung-970-evo-1tb,89,{later}\n", encoding="utf-8")
+    out = tmp_path / "prices.yaml"
+    result = run("prices", "import", csv, "--output", out)
+    assert result.exit_code == 2
+    assert f"{csv}:3" in result.stderr and f"date {later} is in the future" in result.stderr
+    assert not out.exists()

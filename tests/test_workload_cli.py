@@ -123,3 +123,19 @@ def test_bad_fit_input_is_exit_2(args: list[str], says: str) -> None:
     result = runner.invoke(app, ["fit", *args])
     assert result.exit_code == 2, result.output
     assert says in result.stderr and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "phrase"),
+    [
+        (["--task", "serve", "--seq", "4096"], "--seq does not apply to --task serve"),
+        (["--task", "serve", "--batch", "2"], "--batch does not apply to --task serve"),
+        (["--task", "full", "--ctx", "4096", "--users", "3"], "--ctx, --users do not apply to --task full"),
+        (["--task", "qlora", "--users", "2"], "--users does not apply to --task qlora"),
+        (["--gpu", "RTX 3090", "--vram", "80"], "give --gpu or --vram, not both"),
+    ],
+)
+def test_an_option_the_task_ignores_is_bad_input(args: list[str], phrase: str) -> None:
+    """`fit` does not drop an option silently: one the task would ignore is exit 2, saying so."""
+    result = runner.invoke(app, ["fit", "llama-3.1-8b", *args])
+    assert result.exit_code == 2 and phrase in result.stderr, result.output

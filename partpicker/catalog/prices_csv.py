@@ -22,6 +22,7 @@ from partpicker import yamlio
 from partpicker.catalog.load import Catalog
 from partpicker.errors import InputError
 from partpicker.models import CATEGORIES, Part, Price
+from partpicker.pricing import today
 
 COLUMNS = ("id", "name", "category", "usd", "date", "source", "kind")
 HINT = "columns: id or name (and category), usd, date (YYYY-MM-DD), source, kind (msrp|street|used)"
@@ -31,7 +32,7 @@ def read_prices(path: str | Path, catalog: Catalog) -> list[tuple[str, Price]]:
     """(part id, price point) for every row of the CSV file; InputError listing every bad row."""
     rows = _rows(path)
     out: list[tuple[str, Price]] = []
-    problems: list[str] = []
+    problems: list[tuple[int, str]] = []
     default_source = Path(path).name
     for line, row in rows:
         try:
@@ -45,13 +46,17 @@ def read_prices(path: str | Path, catalog: Catalog) -> list[tuple[str, Price]]:
                 },
                 strict=False,  # CSV cells are text: "59.99" is the number; inf and nan still are not
             )
+            if point.date > today():  # as catalog check: a price is a fact of a day that has come
+                raise ValueError(f"date {point.date} is in the future (today is {today()})")
         except (LookupError, ValueError) as exc:
-            problems.append(f"line {line}: {_reason(exc)}")
+            problems.append((line, _reason(exc)))
             continue
         out.append((part.id, point))
+    if len(problems) == 1:
+        raise InputError(problems[0][1], path=path, line=problems[0][0], hint=HINT)
     if problems:
-        head = problems[0] if len(problems) == 1 else f"{len(problems)} bad rows:\n" + "\n".join(problems)
-        raise InputError(head, path=path, line=rows[0][0] if len(problems) == 1 else None, hint=HINT)
+        listed = "\n".join(f"line {line}: {why}" for line, why in problems)
+        raise InputError(f"{len(problems)} bad rows:\n{listed}", path=path, hint=HINT)
     return out
 
 

@@ -83,10 +83,14 @@ def fit(
     precision: Annotated[
         str | None, typer.Option(help="Weights: bf16, fp8, int8, q4 (Q4_K_M), awq, gptq, nf4, ...")
     ] = None,
-    seq: Annotated[int, typer.Option(min=1, help="Training: tokens per sample.")] = 2048,
-    batch: Annotated[int, typer.Option(min=1, help="Training: samples per step (micro-batch).")] = 1,
-    ctx: Annotated[int, typer.Option(min=1, help="Serving: context per sequence, tokens.")] = 4096,
-    users: Annotated[int, typer.Option(min=1, help="Serving: concurrent sequences.")] = 1,
+    seq: Annotated[int | None, typer.Option(min=1, help="Training: tokens per sample (default 2048).")] = None,
+    batch: Annotated[
+        int | None, typer.Option(min=1, help="Training: samples per step, micro-batch (default 1).")
+    ] = None,
+    ctx: Annotated[
+        int | None, typer.Option(min=1, help="Serving: context per sequence, tokens (default 4096).")
+    ] = None,
+    users: Annotated[int | None, typer.Option(min=1, help="Serving: concurrent sequences (default 1).")] = None,
     kv: Annotated[str, typer.Option(help="Serving: KV-cache format (bf16, fp8, q8_0, q4_0).")] = "bf16",
     gpu: Annotated[str | None, typer.Option(help="A GPU model of the catalog, e.g. 'RTX 3090'.")] = None,
     vram: Annotated[float | None, typer.Option(min=1, help="Or a card size in GiB.")] = None,
@@ -98,9 +102,10 @@ def fit(
     format: Annotated[FitFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
 ) -> None:
     """Show a workload's memory on each card; with --gpu or --vram, whether it fits (exit 1 if not)."""
+    _no_ignored_options(task, {"--seq": seq, "--batch": batch}, {"--ctx": ctx, "--users": users}, gpu, vram)
     models_ = load_model_catalog(overlays)
     fields: dict[str, object] = {"task": task.value, "model": model, "weights": precision or "", "kv_dtype": kv}
-    fields |= {"seq": seq, "batch": batch, "context": ctx, "users": users}
+    fields |= {"seq": seq or 2048, "batch": batch or 1, "context": ctx or 4096, "users": users or 1}
     workload = _workload(models_, **fields)
     spec = models_[workload.model]
     try:
@@ -119,6 +124,21 @@ def fit(
     typer.echo(FIT_FORMATS[str(format)](view))
     if view.fits is False:
         raise typer.Exit(1)
+
+
+def _no_ignored_options(
+    task: TaskOpt, training: dict[str, int | None], serving: dict[str, int | None], gpu: str | None, vram: float | None
+) -> None:
+    """Exit 2 for an option the task would ignore (--seq when serving, --ctx when training),
+    or both --gpu and --vram."""
+    ignored = serving if task.value != "serve" else training
+    given = [name for name, value in ignored.items() if value is not None]
+    if given:
+        uses = "--ctx and --users" if task.value == "serve" else "--seq and --batch"
+        verb = "does" if len(given) == 1 else "do"
+        fail_input(InputError(f"{', '.join(given)} {verb} not apply to --task {task.value}", hint=f"it uses {uses}"))
+    if gpu is not None and vram is not None:
+        fail_input(InputError("give --gpu or --vram, not both", hint="--vram sizes a card that is not in the catalog"))
 
 
 def register(app: typer.Typer) -> None:

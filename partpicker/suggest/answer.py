@@ -231,18 +231,32 @@ def _binding(search: Search, choice: Choice) -> tuple[str, ...]:
         alt = cheaper[0]
         swapped = {**assigned, role: alt.part}
         reason = "fits this build, but every build with it costs more overall"
-        for rule in sorted(search.rules, key=lambda r: len(r.roles)):  # its own rules first
-            status = search.status(rule, swapped)
-            if role not in rule.roles or status in search.accepted:
-                continue
+        stop = _stopping_rule(search, role, swapped)
+        if stop is not None:
+            rule, status = stop
             # Only the rule that stops it is run again, for its message.
             outcome = run_rule(rule, search._build(swapped), rule.defaults(), search.layouts)
             verb = "fails" if status == "fail" else "cannot be checked on"
             reason = f"{verb} {rule.id}: {message(rule, outcome)}"
-            break
         more = f" (and {len(cheaper) - 1} cheaper still)" if len(cheaper) > 1 else ""
         out.append(f"{role}: {alt.part.name} (${alt.usd:,.2f}){more} is cheaper but {reason}")
     return tuple(out)
+
+
+def _stopping_rule(search: Search, role: str, swapped: dict[str, Part]) -> tuple[RuleSpec, str] | None:
+    """The rule of ``role`` that stops the swapped build, a failing one before one that cannot
+    be checked (a PSU too small is said so, not that its cables are unknown), its own rules
+    first; None if none does."""
+    stopped = None
+    for rule in sorted(search.rules, key=lambda r: len(r.roles)):
+        if role not in rule.roles:
+            continue
+        status = search.status(rule, swapped)
+        if status == "fail":
+            return rule, status
+        if status not in search.accepted and stopped is None:
+            stopped = (rule, status)
+    return stopped
 
 
 # -- no build ----------------------------------------------------------------------------
@@ -268,16 +282,23 @@ def _infeasible(ctx: _Ctx, search: Search) -> Solution:
 
 
 def _over_budget(ctx: _Ctx) -> NearMiss | None:
-    """With a budget, the cheapest build without it (None: no budget, or no build at all)."""
+    """With a budget, the cheapest build without it: proven if one is (so that raising the
+    budget by what it says gives a proven answer), else the cheapest not known to fail,
+    saying so (None: no budget, or no build at all)."""
     request = ctx.request
     if request.budget is None:
         return None
-    found = _search(ctx, replace(request, budget=None, top=1, allow_unknown=True), count=False)[1]
+    unbudgeted = replace(request, budget=None, top=1)
+    found = () if request.allow_unknown else _search(ctx, unbudgeted, count=False)[1]
+    how = "proven to pass " if found else ""
+    if not found:
+        found = _search(ctx, replace(unbudgeted, allow_unknown=True), count=False)[1]
+        how = "" if not found or found[0].proven else "(not proven: it rests on unknown facts) "
     if not found:
         return None
     best = found[0]
     over = best.now_usd - request.budget
-    text = f"costs ${best.now_usd:,.2f} now, ${over:,.2f} over the budget of ${request.budget:,.2f}"
+    text = f"{how}costs ${best.now_usd:,.2f} now, ${over:,.2f} over the budget of ${request.budget:,.2f}"
     return NearMiss(best, "budget", text)
 
 

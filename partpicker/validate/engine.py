@@ -209,9 +209,12 @@ def _unless_recalled(
 
 
 def verdict_of(findings: list[Finding]) -> str:
-    """fail if an error-severity rule fails; unknown if none fails but one is unknown; else pass."""
-    if any(f.status == "fail" and f.severity == "error" for f in findings):
+    """fail if an error-severity rule fails; unknown if none fails but one could not be
+    checked; else pass. Warnings, failing or unchecked, do not change it (as for `suggest`'s
+    "proven": every error rule passes); the report lists them, and ``--strict`` exits 1."""
+    errors = [f for f in findings if f.severity == "error"]
+    if any(f.status == "fail" for f in errors):
         return "fail"
-    if any(f.status == "unknown" and f.severity != "info" for f in findings):
+    if any(f.status == "unknown" for f in errors):
         return "unknown"
     return "pass"

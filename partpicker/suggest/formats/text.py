@@ -44,9 +44,18 @@ def eligibility(part: Part) -> str:
 
 
 HEADS = {
-    "proven": "Cheapest build proven to pass every rule",
+    "proven": "Cheapest build proven to pass every error rule",
     "unproven": "UNPROVEN: no build is proven to pass; the cheapest no rule is known to fail",
 }
+ALLOWED_UNKNOWN = "UNPROVEN (--allow-unknown): the cheapest build no rule is known to fail, resting on unknown facts"
+
+
+def _head(solution: Solution) -> str:
+    """The first build's heading; with --allow-unknown an unproven answer may have a proven
+    build beside it, so it does not say there is none."""
+    if solution.status == "unproven" and solution.request.allow_unknown:
+        return ALLOWED_UNKNOWN
+    return HEADS[solution.status]
 
 
 def text(solution: Solution, report: Report | None = None) -> str:
@@ -58,7 +67,7 @@ def text(solution: Solution, report: Report | None = None) -> str:
     req = solution.request
     out: list[str] = []
     for rank, choice in enumerate(solution.choices, 1):
-        head = HEADS[solution.status] if rank == 1 else f"Alternative {rank - 1} (another CPU, board or GPU)"
+        head = _head(solution) if rank == 1 else f"Alternative {rank - 1} (another CPU, board or GPU)"
         out.append(
             f"{head}: ready for {req.gpus} GPUs, {req.start_gpus} bought now "
             f"(prices as of {solution.as_of}, objective: {req.objective})"

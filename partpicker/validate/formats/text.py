@@ -30,7 +30,7 @@ def money(usd: float | None) -> str:
 
 def banner(report: Report) -> str:
     """The sentence after the verdict (the HTML page shows the same)."""
-    warned = any(f.status == "fail" and f.severity == "warning" for f in report.findings)
+    warned = any(f.status != "pass" and f.severity == "warning" for f in report.findings)
     if report.verdict == "pass" and warned:
         return WARN_BANNER
     return BANNERS[report.verdict].format(n=report.target_gpus)
