@@ -152,13 +152,15 @@ def test_burst_100x_a_week_every_six_months_rents_the_peak() -> None:
     # Own one ($8,256 net over 36 months) + 99 GPUs x $3 x 24 h x 7 days x 6 bursts + 36 x $100 storage.
     assert burst["strategies"]["own-plus-rent"] == pytest.approx(8256 + 99 * 3 * 24 * 7 * 6 + 3600)
     assert burst["cheapest"] == "own-plus-rent"
-    assert burst["verdict"].startswith("renting is cheaper for this pattern: owning 1 machine and renting 99")
+    assert burst["verdict"].startswith(
+        "owning for the base load and renting the peaks is cheapest for this pattern: owning 1 machine and renting 99"
+    )
 
 
 def test_burst_says_owning_when_owning_the_peak_is_cheaper() -> None:
     result = run(ARTICLE, *FOUR_GPUS, "--burst", "2x for 2 months every 3 months")
     assert result.exit_code == 0, result.output
-    assert "owning is cheaper for this pattern: owning 2 machines" in result.stdout
+    assert "owning for the peak is cheapest for this pattern: owning 2 machines" in result.stdout
 
 
 # --- the example build, end to end ---------------------------------------------------------

@@ -651,7 +651,10 @@ def burst_costs(machine: Machine, a: Assumptions, burst: Burst, baseline: CostRe
     )
     best = min(strategies, key=lambda s: s.usd)
     others = "; ".join(s.summary for s in strategies if s is not best)
-    head = "owning is cheaper" if best.key == "own-peak" else "renting is cheaper"
+    head = {
+        "own-peak": "owning for the peak is cheapest",
+        "own-plus-rent": "owning for the base load and renting the peaks is cheapest",
+    }.get(best.key, "renting everything is cheapest")
     verdict = f"{head} for this pattern: {best.summary}; {others}."
     return BurstResult(burst, bursts, machines, rented, strategies, best.key, verdict)
 
