@@ -135,7 +135,7 @@ _SYNONYMS: list[tuple[re.Pattern[str], str]] = [
     for p, r in [
         (r"[\u2122\u00ae\u00a9]|\(r\)|\(tm\)", " "),  # trademark signs
         (r"[\u2018\u2019\u201c\u201d\u2033]", '"'),
-        (r"\bfounders?\s*edition\b|\bfounder'?s\s+edition\b", " fe "),
+        (r"\bfounder'?s?(\s*edition)?\b", " fe "),  # "Founders Edition", "Founders", "Founder's Edition"
         (r"\bmax\s*-?\s*q\b", " maxq "),
         (r"\bwi\s*-?\s*fi\b", " wifi "),
         (r"\bg\.?\s?skill\b", " gskill "),
