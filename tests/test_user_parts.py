@@ -215,10 +215,13 @@ def test_prices_import_round_trips(tmp_path: Path) -> None:
         len(mine.parts["fractal-design-celsius-s24"].prices)
         == len(catalog.parts["fractal-design-celsius-s24"].prices) + 1
     )
-    # importing again adds nothing twice
+    n = len(rows)
+    assert f"{n} new price(s) of {n} from" in result.stdout
+    # importing again adds nothing twice, and says so
     before = out.read_text()
-    assert run("prices", "import", PARTS / "prices.csv", "--output", out).exit_code == 0
-    assert out.read_text() == before
+    again = run("prices", "import", PARTS / "prices.csv", "--output", out)
+    assert again.exit_code == 0 and out.read_text() == before
+    assert f"0 new price(s) of {n} from" in again.stdout and f"({n} of them already there)" in again.stdout
     # and validate shows the imported price as the user's
     found = report(BUILDS / "generic-ram-ssd.yaml", "--parts", out, "--as-of", "2025-09-02")
     assert found["parts"]["motherboard"]["usd"] == 149.0

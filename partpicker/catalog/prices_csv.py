@@ -115,8 +115,9 @@ def _reason(exc: Exception) -> str:
     return str(exc).replace("\n", "\n  ")
 
 
-def merged_overlay(existing: Path | None, points: list[tuple[str, Price]]) -> str:
-    """The text of a price overlay: ``existing``'s entries (if the file exists) plus ``points``."""
+def merged_overlay(existing: Path | None, points: list[tuple[str, Price]]) -> tuple[str, int]:
+    """The text of a price overlay: ``existing``'s entries (if the file exists) plus ``points``,
+    and how many of ``points`` it did not hold already."""
     entries: list[dict[str, Any]] = []
     if existing is not None and existing.is_file():
         doc = yamlio.read(existing).data or {}
@@ -124,6 +125,7 @@ def merged_overlay(existing: Path | None, points: list[tuple[str, Price]]) -> st
             raise InputError("not a parts file (no `parts:` list)", path=existing, hint="name a new --output file")
         entries = [dict(e) for e in doc.get("parts") or []]
     by_id = {e.get("id"): e for e in entries if isinstance(e, dict) and set(e) <= {"id", "prices"}}
+    added = 0
     for part_id, point in points:
         entry = by_id.get(part_id)
         if entry is None:
@@ -133,8 +135,9 @@ def merged_overlay(existing: Path | None, points: list[tuple[str, Price]]) -> st
         dumped = point.model_dump()
         if dumped not in [dict(p) for p in prices]:
             prices.append(dumped)
+            added += 1
     head = "# Prices imported by `partpicker prices import`; an overlay on top of the bundled catalog.\n"
-    return head + yaml.safe_dump({"parts": _plain(entries)}, sort_keys=False, allow_unicode=True)
+    return head + yaml.safe_dump({"parts": _plain(entries)}, sort_keys=False, allow_unicode=True), added
 
 
 def _plain(value: Any) -> Any:

@@ -36,15 +36,16 @@ def prices_import(
 
     target = output or user_prices_file()
 
-    def run() -> int:
+    def run() -> tuple[int, int]:
         points = read_prices(csv_file, load_catalog_once(catalog, parts))
-        text = merged_overlay(target, points)
+        text, added = merged_overlay(target, points)
         target.parent.mkdir(parents=True, exist_ok=True)
         write_text(target, text, "--output")
-        return len(points)
+        return len(points), added
 
-    count = guarded(run)
-    typer.echo(f"{count} price(s) from {csv_file} written to {target}")
+    count, added = guarded(run)
+    held = f" ({count - added} of them already there)" if added < count else ""
+    typer.echo(f"{added} new price(s) of {count} from {csv_file} written to {target}{held}")
 
 
 def register(app: typer.Typer) -> None:
