@@ -335,6 +335,13 @@ def parse_build(raw: Any, catalog: Resolver, *, path: str = "<build>") -> Build:
     counts: dict[str, int] = {}
     for role, found in entries.items():
         listed = isinstance(getattr(p, role), list)
+        if listed and not found and role != "ssd":  # `ssd: []` is no drive, as it always was
+            raise InputError(
+                f"parts.{role}: an empty list",
+                path=path,
+                line=yamlio.line_of(raw, ["parts", role]),
+                hint=f"name the {role} (two PSUs as `psu: [A, B]`), or leave `{role}:` out",
+            )
         resolved = [reader.part(role, i if listed or role == "ssd" else None, e) for i, e in enumerate(found)]
         if role != "ssd":
             counts[role] = _count(found, role, raw, path, listed)

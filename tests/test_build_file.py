@@ -59,3 +59,13 @@ def test_a_bad_count_is_named_as_the_count(count: str, phrase: str, tmp_path, ca
     with pytest.raises(InputError) as caught:
         load_build(path, catalog)
     assert phrase in str(caught.value) and caught.value.line == 4
+
+
+def test_an_empty_psu_list_is_bad_input(tmp_path, catalog) -> None:  # type: ignore[no-untyped-def]
+    from partpicker.errors import InputError
+
+    path = tmp_path / "build.yaml"
+    path.write_text("name: x\nparts:\n  cpu: intel-core-i9-7920x\n  psu: []\n")
+    with pytest.raises(InputError) as caught:
+        load_build(path, catalog)
+    assert "parts.psu: an empty list" in str(caught.value) and caught.value.line == 4

@@ -175,3 +175,29 @@ def test_the_power_plan_says_a_230v_units_low_line_output_is_unknown() -> None:
     eu = CliRunner().invoke(app, ["validate", path, "--circuit", "eu-16a"]).stdout
     assert "PSU 2000 W (on 200-240 V; its output on 120 V is not in the catalog) at" in us
     assert "PSU 2000 W at" in eu and "not in the catalog) at" not in eu
+
+
+@pytest.mark.slow
+def test_a_counted_pair_on_two_circuits_writes_the_limit_and_says_two(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Four 575 W cards on us-15a: the two-PSU answer's plan puts one PSU on each of two
+    circuits with a per-GPU limit; --output carries that limit, and the plan says two circuits
+    (not the three full power would need) in text and JSON alike."""
+    import json
+
+    import yaml
+    from typer.testing import CliRunner
+
+    from partpicker.cli import app
+
+    runner = CliRunner()
+    out = tmp_path / "w.yaml"
+    line = "serve qwen2.5-72b int8 ctx 16384 users 4"
+    args = ["suggest", "--workload", line, "--gpu", "RTX 5090", "--circuit", "us-15a", "--as-of", "2025-07-31"]
+    answer = json.loads(runner.invoke(app, [*args, "-f", "json", "--output", str(out)]).stdout)
+    plan = answer["options"][0]["power"]
+    written = yaml.safe_load(out.read_text())
+    assert written["parts"]["psu"] == {"part": written["parts"]["psu"]["part"], "count": 2}
+    assert plan["circuits"] == 2 and plan["split"] is not None
+    assert written["power_limit_w"] == plan["split"]["power_limit_w"] is not None
+    checked = runner.invoke(app, ["validate", str(out), "--circuit", "us-15a"])
+    assert checked.exit_code == 0 and "use 3 circuits" not in checked.stdout

@@ -94,10 +94,12 @@ class Option:
         if not self.solution.choices:
             return None
         build = self.solution.choices[0].build
-        extra = self.second_psu
-        if extra is None or self.power is None or self.power.split is None:
+        if self.power is None or self.power.split is None:
             return build
-        limit = self.power.split.limit_w or build.power_limit_w
+        limit = self.power.split.limit_w or build.power_limit_w  # the two circuits' per-GPU limit
+        extra = self.second_psu
+        if extra is None:  # two PSUs already (a counted pair): one per circuit, at the limit
+            return replace(build, power_limit_w=limit)
         return replace(build, parts={**build.parts, "psu": (*build.parts["psu"], Line(extra))}, power_limit_w=limit)
 
 

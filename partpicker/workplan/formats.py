@@ -182,16 +182,18 @@ WORK_FORMATS: dict[str, Callable[[WorkAnswer, Report | None], str]] = {"text": t
 
 
 def work_build_file(option: Option) -> str:
-    """The build file of an option: suggest's, with both PSUs listed when the plan adds one."""
+    """The build file of an option: suggest's, with both PSUs listed when the plan adds one,
+    and the per-GPU power limit the plan's two circuits need."""
     written = build_file(option.solution)
-    extra = option.second_psu
-    if extra is None:
+    extra, build = option.second_psu, option.build
+    limit = build.power_limit_w if build is not None else None
+    if extra is None and limit == option.solution.request.power_limit_w:
         return written
     head, _, body = written.partition("\n")
     doc = yaml.safe_load(body)
-    doc["parts"]["psu"] = [doc["parts"]["psu"], extra.id]
-    build = option.build
-    if build is not None and build.power_limit_w is not None:
+    if extra is not None:
+        doc["parts"]["psu"] = [doc["parts"]["psu"], extra.id]
+    if limit is not None:
         parts = doc.pop("parts")
-        doc = {**doc, "power_limit_w": build.power_limit_w, "parts": parts}
+        doc = {**{k: v for k, v in doc.items() if k != "power_limit_w"}, "power_limit_w": limit, "parts": parts}
     return f"{head}\n# Two PSUs, each on its own circuit: see the power plan.\n" + yaml.safe_dump(doc, sort_keys=False)

@@ -263,6 +263,13 @@ def power_plan(build: Build, circuit: Circuit, n_gpus: int, rest_w: int = power.
     cap, circuits, advice = _over(wall, limit, eff, cpu_w + rest_w, used, n_gpus)
     head += (f"full load at the wall: {float(wall):,.0f} W = {how}", advice)
     split = split_of(cpu_w + rest_w, used, n_gpus, limit, eff) if circuits >= 2 and cap is None else None
+    if split is not None and circuits > 2:  # two circuits do, with the split's limit: say two
+        head = (
+            *head[:-1],
+            f"{advice.rsplit(': use ', 1)[0]}: use 2 circuits, a second PSU on the second, with the limit below "
+            f"({circuits} circuits at full power)",
+        )
+        circuits = 2
     plan = replace(
         unknown,
         wall_w=float(wall),
