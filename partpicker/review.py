@@ -16,14 +16,14 @@ from partpicker.catalog.diff import diff as catalog_diff
 from partpicker.errors import InputError
 from partpicker.rules.rulebook import load_rules
 from partpicker.suggest.answer import solve
-from partpicker.suggest.offer import Request
+from partpicker.suggest.offer import MIN_STORAGE_GB, Request
 from partpicker.validate.engine import evaluate
 
 # The requests whose answers a catalog change is judged by (as of the newest price).
-STANDARD_REQUESTS: dict[str, dict[str, Any]] = {
-    "suggest --gpus 4": {"gpus": 4},
-    "suggest --gpus 4 --allow-unknown": {"gpus": 4, "allow_unknown": True},
-    "suggest --gpus 2 --allow-unknown": {"gpus": 2, "allow_unknown": True},
+STANDARD_REQUESTS: dict[str, dict[str, Any]] = {  # as the CLI asks them: its --min-storage default too
+    "suggest --gpus 4": {"gpus": 4, "min_storage_gb": MIN_STORAGE_GB},
+    "suggest --gpus 4 --allow-unknown": {"gpus": 4, "allow_unknown": True, "min_storage_gb": MIN_STORAGE_GB},
+    "suggest --gpus 2 --allow-unknown": {"gpus": 2, "allow_unknown": True, "min_storage_gb": MIN_STORAGE_GB},
 }
 
 

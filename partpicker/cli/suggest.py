@@ -33,7 +33,7 @@ from partpicker.rules.rulebook import load_rules
 from partpicker.suggest.answer import Solution, solve, with_report
 from partpicker.suggest.formats import SUGGEST_FORMATS, build_file
 from partpicker.suggest.formats import json as suggest_json
-from partpicker.suggest.offer import Request
+from partpicker.suggest.offer import MIN_STORAGE_GB, Request
 from partpicker.validate.engine import evaluate
 from partpicker.validate.report import Report
 
@@ -73,7 +73,7 @@ def suggest(
             min=0, callback=finite("--min-vram", high=1024), help="Least VRAM per card, GB (when --gpu is not given)."
         ),
     ] = 11.0,
-    min_storage: Annotated[int, typer.Option(min=0, help="Least boot-drive capacity, GB.")] = 500,
+    min_storage: Annotated[int, typer.Option(min=0, help="Least boot-drive capacity, GB.")] = MIN_STORAGE_GB,
     require: Annotated[list[str] | None, typer.Option(help="Pin a part: ROLE=NAME (repeatable).")] = None,
     exclude: Annotated[list[str] | None, typer.Option(help="Drop a part by id or name (repeatable).")] = None,
     as_of: AsOfOpt = None,

@@ -22,6 +22,10 @@ VARIETY_ROLES = ("cpu", "motherboard", "gpu")
 """``--top K``: each build differs from every earlier one in at least one of these parts."""
 
 
+MIN_STORAGE_GB = 500
+"""`suggest --min-storage`'s default: the least boot-drive capacity, GB."""
+
+
 @dataclass(frozen=True)
 class Request:
     """What the user asked for."""

@@ -53,7 +53,12 @@ def text(answer: WorkAnswer, report: Report | None = None) -> str:
     head = f"Workload: {req.workload.describe()} ({req.model.name}; {req.headroom:.0%} of each card left free)"
     if answer.status != "ok":
         return f"{head}\nNo build: {answer.reason}."
-    out = [head, "GPU options that hold it, proven builds first, by the price of their cheapest build:"]
+    order = (
+        "by the price of their cheapest build not known to fail (--allow-unknown)"
+        if req.base.allow_unknown
+        else "proven builds first, by the price of their cheapest build"
+    )
+    out = [head, f"GPU options that hold it, {order}:"]
     out += [_option_line(i, o) for i, o in enumerate(answer.options, 1)]
     if answer.miss is not None:
         m = answer.miss
@@ -146,13 +151,25 @@ def power_doc(plan: PowerPlan | None) -> dict[str, Any] | None:
     }
 
 
+def _counted_parts(o: Option) -> dict[str, Any]:
+    """The option's build by role, as plain `suggest -f json` gives it: each part's id and count
+    (a second PSU the plan adds is listed after the first)."""
+    build = o.build
+    assert build is not None
+    out: dict[str, Any] = {}
+    for role, lines in build.parts.items():
+        entries = [{"id": line.part.id, "count": line.count} for line in lines]
+        out[role] = entries[0] if len(entries) == 1 else entries
+    return out
+
+
 def _option_doc(o: Option) -> dict[str, Any]:
     choice = o.solution.choices[0] if o.solution.choices else None
     return {
         **_fit_doc(o.fit),
         "total_usd": o.total_usd,
         "proven": o.proven,
-        "build": {role: p.part.id for role, p in choice.prices.items()} if choice else None,
+        "build": _counted_parts(o) if choice else None,
         "power": power_doc(o.power),
         "second_psu": None if o.second_psu is None else {"id": o.second_psu.id, "usd": o.second_psu_usd},
     }
