@@ -253,6 +253,7 @@ def test_the_exit_code_is_the_cheapest_options_proven_or_unproven() -> None:
 def test_the_json_options_carry_counts() -> None:
     """`-f json` gives each option's build with counts, as plain `suggest -f json` does."""
     code, doc, _ = _suggest("--workload", "serve llama-3.1-70b q4 ctx 8192", "--gpu", "RTX 4060 Ti")
+    assert code in (0, 3)
     best = doc["options"][0]  # type: ignore[index]
     assert best["build"]["gpu"]["count"] == best["n_gpus"]
     assert all({"id", "count"} <= set(v if isinstance(v, dict) else v[0]) for v in best["build"].values())
