@@ -335,13 +335,7 @@ def parse_build(raw: Any, catalog: Resolver, *, path: str = "<build>") -> Build:
     counts: dict[str, int] = {}
     for role, found in entries.items():
         listed = isinstance(getattr(p, role), list)
-        if listed and not found and role != "ssd":  # `ssd: []` is no drive, as it always was
-            raise InputError(
-                f"parts.{role}: an empty list",
-                path=path,
-                line=yamlio.line_of(raw, ["parts", role]),
-                hint=f"name the {role} (two PSUs as `psu: [A, B]`), or leave `{role}:` out",
-            )
+        _not_empty(role, found, listed, raw, path)
         resolved = [reader.part(role, i if listed or role == "ssd" else None, e) for i, e in enumerate(found)]
         if role != "ssd":
             counts[role] = _count(found, role, raw, path, listed)
@@ -364,6 +358,17 @@ def parse_build(raw: Any, catalog: Resolver, *, path: str = "<build>") -> Build:
 
 
 COUNTED_ROLES = ("gpu", "ram", "psu")
+
+
+def _not_empty(role: str, found: list[Entry], listed: bool, raw: Any, path: str) -> None:
+    """An empty list is bad input (``ssd: []`` is no drive, as it always was)."""
+    if listed and not found and role != "ssd":
+        raise InputError(
+            f"parts.{role}: an empty list",
+            path=path,
+            line=yamlio.line_of(raw, ["parts", role]),
+            hint=f"name the {role} (two PSUs as `psu: [A, B]`), or leave `{role}:` out",
+        )
 
 
 def _count(found: list[Entry], role: str, raw: Any, path: str, listed: bool) -> int:
