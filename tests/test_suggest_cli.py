@@ -225,3 +225,17 @@ def test_why_says_unchecked_only_where_nothing_fails(gpus: int, catalog, rules) 
         failing = [f.rule for f in report.findings if f.status == "fail" and f.severity == "error"]
         assert not [r for r in failing if role in rules[r].roles], (line, failing)
     assert any(" is cheaper but fails " in line for line in solution.binding)
+
+
+def test_an_unproven_answer_under_budget_names_the_proven_one_over_it() -> None:
+    """A budget between the cheapest unproven build and the cheapest proven one: the answer is
+    UNPROVEN (exit 3) and names the proven build over the budget, whose price is what a budget
+    that buys it gives as the proven answer."""
+    args = ["suggest", "--gpus", "4", "--as-of", "2025-07-31", "-f", "json"]
+    proven = json.loads(runner.invoke(app, args).stdout)
+    assert proven["status"] == "proven" and proven["possible"] is not None
+    budget = (proven["possible"]["total_usd"] + proven["total_usd"]) / 2  # between the two
+    short = runner.invoke(app, [*args, "--budget", str(budget)])
+    doc = json.loads(short.stdout)
+    assert short.exit_code == 3 and doc["status"] == "unproven"
+    assert doc["proven_over_budget"]["total_usd"] == pytest.approx(proven["total_usd"])

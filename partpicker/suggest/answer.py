@@ -110,6 +110,8 @@ class Solution:
     near_miss: NearMiss | None = None
     retry_as_of: dt.date | None = None
     """With nothing offered for want of fresh prices: the date of the newest price, to ask as of."""
+    proven_over_budget: Choice | None = None
+    """With an unproven answer under a budget: the cheapest proven build over it, if any."""
 
     @property
     def exit_code(self) -> ExitCode:
@@ -137,6 +139,10 @@ def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Sol
     if not choices:
         return _infeasible(ctx, search)
     status: Status = "proven" if choices[0].proven else "unproven"
+    over = None
+    if status == "unproven" and request.budget is not None and not request.allow_unknown:
+        found = _search(ctx, replace(request, budget=None, top=1), count=False)[1]
+        over = found[0] if found else None
     return Solution(
         status,
         request,
@@ -148,6 +154,7 @@ def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Sol
         search.day,
         possible=possible,
         builder=_builder(ctx, choices[0], allow_unknown=not choices[0].proven),
+        proven_over_budget=over,
     )
 
 

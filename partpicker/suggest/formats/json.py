@@ -44,6 +44,14 @@ def build_dict(choice: Choice, solution: Solution) -> dict[str, Any]:
     }
 
 
+def _beside(solution: Solution) -> dict[str, Any]:
+    """The builds shown beside the answer: cheaper if unknowns hold, proven over the budget,
+    the builder's pick (None where there is none)."""
+    beside = {"possible": solution.possible, "proven_over_budget": solution.proven_over_budget}
+    beside["builder"] = solution.builder
+    return {key: build_dict(c, solution) if c else None for key, c in beside.items()}
+
+
 def as_dict(solution: Solution, report: Report | None = None) -> dict[str, Any]:
     req = solution.request
     best = solution.choices[0] if solution.choices else None
@@ -65,8 +73,7 @@ def as_dict(solution: Solution, report: Report | None = None) -> dict[str, Any]:
         "warnings": _checks(best.warnings) if best else [],
         "unproven": _checks(best.unknowns) if best else [],
         "verify_evidence": list(best.weak) if best else [],
-        "possible": build_dict(solution.possible, solution) if solution.possible else None,
-        "builder": build_dict(solution.builder, solution) if solution.builder else None,
+        **_beside(solution),
         "near_miss": {**build_dict(near.choice, solution), "rule": near.rule, "message": near.message}
         if near
         else None,

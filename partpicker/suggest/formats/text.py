@@ -76,6 +76,7 @@ def text(solution: Solution, report: Report | None = None) -> str:
         out += _verify(choice)
         out.append("")
     out += _price_age(solution)
+    out += _proven_over_budget(solution)
     out += _possible(solution)
     out += _builder(solution)
     out.append("Why these parts")
@@ -126,6 +127,16 @@ def _price_age(solution: Solution) -> list[str]:
         " check today's prices before you buy, or offer only recent ones with --stale-days N",
         "",
     ]
+
+
+def _proven_over_budget(solution: Solution) -> list[str]:
+    c, budget = solution.proven_over_budget, solution.request.budget
+    if c is None or budget is None:
+        return []
+    over = c.now_usd - budget
+    out = [f"Proven to pass, over the budget: ${c.now_usd:,.2f} now; raise the budget by ${over:,.2f} for it"]
+    out += _lines(solution, c)
+    return [*out, ""]
 
 
 def _possible(solution: Solution) -> list[str]:
