@@ -86,7 +86,7 @@ def test_not_a_list_is_one_clear_error(tmp_path: Path) -> None:
     assert missing.exit_code == 2 and "file not found" in missing.stderr
 
 
-EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
+EXAMPLES = sorted((ROOT / "examples").glob("*.yaml")) + sorted((DATA / "builds" / "dual-psu").glob("two-*.yaml"))
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])

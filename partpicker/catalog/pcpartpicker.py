@@ -228,16 +228,22 @@ def _place(rows: list[Row], catalog: Catalog, imported: Imported) -> list[_Place
             why = "skipped: a hard drive (the rules check SSDs)"
         elif not _add(placed, role, name, part_id, _price(row.price)):
             kind = row.type.casefold()
-            held = next(p.name for p in placed if p.role == role)
-            why = f"skipped: a build holds one {kind} {'model ' if role in COUNTED else ''}({held})"
+            held = ", ".join(p.name for p in placed if p.role == role)
+            most = (
+                "at most two power supplies" if role == "psu" else f"one {kind} {'model ' if role in COUNTED else ''}"
+            )
+            why = f"skipped: a build holds {most.strip()} ({held})"
         if why:
             imported.notes.append(Note(row.line, row.type, row.item, why))
     return placed
 
 
 def _add(placed: list[_Placed], role: str, name: str, part_id: str | None, price: float | None) -> bool:
-    """Add a row to the build's lines: a new line, or one more of a GPU or RAM kit; False if
-    the role already holds another part."""
+    """Add a row to the build's lines: a new line, or one more of a GPU or RAM kit, or a
+    second PSU (a dual-PSU build: the same unit twice, or two); False if the role already
+    holds another part (a third PSU)."""
+    if role == "psu":
+        return _add_psu(placed, name, part_id, price)
     same = next((p for p in placed if p.role == role and role != "ssd"), None)
     if same is None:
         placed.append(_Placed(role, name, part_id, [price] if price else []))
@@ -247,6 +253,19 @@ def _add(placed: list[_Placed], role: str, name: str, part_id: str | None, price
         same.prices += [price] if price else []
         return True
     return False
+
+
+def _add_psu(placed: list[_Placed], name: str, part_id: str | None, price: float | None) -> bool:
+    psus = [p for p in placed if p.role == "psu"]
+    if sum(p.count for p in psus) >= 2:
+        return False
+    same = next((p for p in psus if (p.id or p.name) == (part_id or name)), None)
+    if same is None:
+        placed.append(_Placed("psu", name, part_id, [price] if price else []))
+    else:
+        same.count += 1
+        same.prices += [price] if price else []
+    return True
 
 
 def _price(cell: str) -> float | None:
@@ -287,6 +306,8 @@ def _parts_doc(placed: list[_Placed], date: dt.date | None, source: str) -> dict
         value: Any = entry if len(entry) > 1 else p.name
         if p.role == "ssd":
             parts.setdefault("ssd", []).append(value)
+        elif p.role == "psu" and "psu" in parts:  # two PSU models: `psu: [A, B]`
+            parts["psu"] = [parts["psu"], value]
         else:
             parts[p.role] = value
     return {"parts": parts}
