@@ -19,7 +19,6 @@ from partpicker import pricing, yamlio
 from partpicker.catalog import Catalog, Problem, load_catalog
 from partpicker.catalog import cache as catalog_cache
 from partpicker.catalog import checks as catalog_checks
-from partpicker.catalog import diff as catalog_diff
 from partpicker.catalog import load as catalog_load
 from partpicker.errors import InputError
 from partpicker.rules.rulebook import RuleSpec, load_rules
@@ -114,7 +113,7 @@ def checked_catalog_once(
 @pytest.fixture(scope="session", autouse=True)
 def _catalog_parsed_once() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
-        for module in (catalog_load, catalog_checks, catalog_diff):
+        for module in (catalog_load, catalog_checks):
             patch.setattr(module, "read_catalog", read_catalog_once)
         patch.setattr(catalog_checks, "check_catalog", check_catalog_once)
         patch.setattr(catalog_cache, "checked_catalog", checked_catalog_once)

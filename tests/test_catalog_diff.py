@@ -31,8 +31,10 @@ def test_added_removed_changed_and_impact(tmp_path: Path) -> None:
     text = psu.read_text()
     # Change a spec the article build relies on: the EVGA 1600 P2 becomes a 1000 W unit.
     start = text.index("id: evga-supernova-1600-p2")
-    at = text.index("watts: 1600", start)
-    psu.write_text(text[:at] + "watts: 1000" + text[at + len("watts: 1600") :])
+    at = text.index("    watts: 1600", start)
+    text = text[:at] + "    watts: 1000" + text[at + len("    watts: 1600") :]
+    at = text.index("low_line_watts: 1600", start)  # its output on 115 V too (a check keeps it <= watts)
+    psu.write_text(text[:at] + "low_line_watts: 1000" + text[at + len("low_line_watts: 1600") :])
     ssd = head / "ssd.yaml"
     ssd.write_text(
         ssd.read_text() + "  - {id: example-new-drive, name: Example New Drive, brand: Example, "
@@ -42,7 +44,10 @@ def test_added_removed_changed_and_impact(tmp_path: Path) -> None:
     assert ("ssd", "example-new-drive", "Example New Drive") in result.added
     assert result.removed == []
     changed = {(c.id, f): (a, b) for c in result.changed for f, a, b in c.fields}
-    assert changed == {("evga-supernova-1600-p2", "watts"): (1600, 1000)}
+    assert changed == {
+        ("evga-supernova-1600-p2", "watts"): (1600, 1000),
+        ("evga-supernova-1600-p2", "low_line_watts"): (1600, 1000),
+    }
     flips = {i.build: (i.before, i.after) for i in result.impact}
     assert flips["article-2018.yaml"] == ("pass", "fail")
 
@@ -115,3 +120,17 @@ def test_the_example_builds_ship_with_the_package(tmp_path: Path) -> None:
     assert shipped["examples"] == "partpicker/_data/examples"
     found = sorted(p.name for p in paths.examples_dir().glob("*.yaml"))
     assert found == sorted(p.name for p in (ROOT / "examples").glob("*.yaml")) and len(found) >= 10
+
+
+def test_a_head_that_fails_a_check_is_exit_2(tmp_path: Path) -> None:
+    """A side that `catalog check` rejects (here a PSU giving more on 115 V than its rating)
+    does not load cleanly, as `validate --catalog` refuses it: exit 2 naming the problem."""
+    base = _copy_catalog(tmp_path / "base")
+    head = _copy_catalog(tmp_path / "head")
+    psu = head / "psu.yaml"
+    text = psu.read_text()
+    at = text.index("    watts: 1600", text.index("id: evga-supernova-1600-p2"))
+    psu.write_text(text[:at] + "    watts: 1300" + text[at + len("    watts: 1600") :])
+    result = CliRunner().invoke(app, ["catalog", "diff", str(base), str(head)])
+    assert result.exit_code == 2
+    assert "HEAD does not load cleanly" in result.stderr and "low_line_watts 1600 > watts 1300" in result.stderr

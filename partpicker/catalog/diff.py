@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from partpicker.catalog import Catalog, Problem, read_catalog
+from partpicker.catalog import Catalog, Problem
 from partpicker.errors import InputError
 
 
@@ -145,8 +145,12 @@ def diff(
     with tempfile.TemporaryDirectory() as tmp:
         base_dir = _materialise(base_spec, repo, Path(tmp))
         head_dir = _materialise(head_spec, repo, Path(tmp))
-        base, base_problems = read_catalog([base_dir]) if base_dir.exists() else (Catalog(), [])
-        head, head_problems = read_catalog([head_dir]) if head_dir.exists() else (Catalog(), [])
+        # Each side as `catalog check` reads it: a catalog that fails a check loads no more
+        # cleanly than one that does not parse (as `validate --catalog` refuses it).
+        from partpicker.catalog.checks import check_catalog
+
+        base, base_problems = check_catalog([base_dir]) if base_dir.exists() else (Catalog(), [])
+        head, head_problems = check_catalog([head_dir]) if head_dir.exists() else (Catalog(), [])
         _loads_cleanly(
             {"BASE": (base_spec, base_dir, base_problems), "HEAD": (head_spec, head_dir, head_problems)}, Path(tmp)
         )
