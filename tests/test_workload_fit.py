@@ -140,3 +140,24 @@ def test_context_beyond_the_model_is_noted() -> None:
     r = fit(w, 80)
     assert r.plan is not None
     assert any("exceed" in n for n in r.plan.notes)
+
+
+@pytest.mark.parametrize(
+    ("line", "phrase"),
+    [
+        ("qlora llama-3.1-8b ctx 8192 users 4 kv fp8", "ctx, users, kv do not apply to qlora"),
+        ("serve llama-3.1-8b rank 8 adamw-8bit no-checkpointing", "do not apply to serve"),
+        ("serve llama-3.1-8b seq 4096", "seq does not apply to serve"),
+        ("full llama-3.1-8b rank 8", "rank does not apply to full"),
+    ],
+)
+def test_a_word_the_task_ignores_is_refused(line: str, phrase: str) -> None:
+    """A workload line does not drop a word silently: one its task would ignore is an error."""
+    with pytest.raises(WorkloadSpecError, match=phrase):
+        parse_workload(line, MODELS)
+
+
+def test_serving_batch_is_users_and_training_takes_its_words() -> None:
+    assert parse_workload("serve llama-3.1-8b ctx 4096 batch 2", MODELS).users == 2
+    w = parse_workload("qlora llama-3.1-70b seq 4096 batch 1 rank 16 adamw-8bit", MODELS)
+    assert (w.seq, w.batch, w.lora_rank) == (4096, 1, 16)

@@ -174,6 +174,28 @@ def _options(rest: list[str], task: str | None, text: str) -> tuple[str | None, 
     return task, fields
 
 
+_SERVING_ONLY = {"context": "ctx", "users": "users", "kv_dtype": "kv", "prefill_chunk": "chunk"}
+_TRAINING_ONLY = {
+    "seq": "seq",
+    "lora_rank": "rank",
+    "optimizer": "the optimizer",
+    "gradient_checkpointing": "no-checkpointing",
+}
+
+
+def _applies(task: str, fields: dict[str, object]) -> None:
+    """Refuse a word the task would ignore ('ctx' when training, 'seq' when serving, 'rank' for
+    a full fine-tune), rather than drop it."""
+    ignored = dict(_TRAINING_ONLY) if task == "serve" else dict(_SERVING_ONLY)
+    if task == "full":
+        ignored["lora_rank"] = "rank"
+    given = [word for field, word in ignored.items() if field in fields]
+    if given:
+        uses = "ctx, users, kv" if task == "serve" else "seq, batch" + (", rank" if task != "full" else "")
+        verb = "does" if len(given) == 1 else "do"
+        raise WorkloadSpecError(f"{', '.join(given)} {verb} not apply to {task}; it takes {uses} (and a precision)")
+
+
 def parse_workload(text: str, catalog: ModelCatalog | None = None) -> Workload:
     """Read a workload line; with ``catalog``, the model name is checked and made canonical."""
     words = text.strip().lower().replace(",", " ").split()
@@ -186,6 +208,7 @@ def parse_workload(text: str, catalog: ModelCatalog | None = None) -> Workload:
         if spec is None:
             raise WorkloadSpecError(f"unknown model '{model}'; known: {', '.join(sorted(catalog.models))}")
         model = spec.id
+    _applies(task or "full", fields)
     try:
         return Workload.model_validate({"task": task or "full", "model": model, **fields})
     except ValueError as err:
