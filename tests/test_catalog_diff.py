@@ -52,6 +52,7 @@ def test_added_removed_changed_and_impact(tmp_path: Path) -> None:
     assert flips["article-2018.yaml"] == ("pass", "fail")
 
 
+@pytest.mark.slow
 def test_markdown_output_and_git_revisions(tmp_path: Path) -> None:
     if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True).returncode != 0:
         pytest.skip("not a git checkout")
@@ -68,6 +69,7 @@ def test_unknown_revision_is_exit_2() -> None:
     assert "neither a folder nor a git revision" in result.stderr
 
 
+@pytest.mark.slow
 def test_impact_on_standard_suggest_requests(tmp_path: Path) -> None:
     base = _copy_catalog(tmp_path / "base")
     head = _copy_catalog(tmp_path / "head")
