@@ -132,6 +132,7 @@ def test_bad_fit_input_is_exit_2(args: list[str], says: str) -> None:
         (["--task", "serve", "--batch", "2"], "--batch does not apply to --task serve"),
         (["--task", "full", "--ctx", "4096", "--users", "3"], "--ctx, --users do not apply to --task full"),
         (["--task", "qlora", "--users", "2"], "--users does not apply to --task qlora"),
+        (["--task", "full", "--kv", "q4_0"], "--kv does not apply to --task full"),
         (["--gpu", "RTX 3090", "--vram", "80"], "give --gpu or --vram, not both"),
     ],
 )

@@ -91,7 +91,9 @@ def fit(
         int | None, typer.Option(min=1, help="Serving: context per sequence, tokens (default 4096).")
     ] = None,
     users: Annotated[int | None, typer.Option(min=1, help="Serving: concurrent sequences (default 1).")] = None,
-    kv: Annotated[str, typer.Option(help="Serving: KV-cache format (bf16, fp8, q8_0, q4_0).")] = "bf16",
+    kv: Annotated[
+        str | None, typer.Option(help="Serving: KV-cache format (bf16, fp8, q8_0, q4_0; default bf16).")
+    ] = None,
     gpu: Annotated[str | None, typer.Option(help="A GPU model of the catalog, e.g. 'RTX 3090'.")] = None,
     vram: Annotated[float | None, typer.Option(min=1, help="Or a card size in GiB.")] = None,
     gpus: Annotated[int, typer.Option(min=1, max=8, help="Cards to split it over.")] = 1,
@@ -102,9 +104,15 @@ def fit(
     format: Annotated[FitFormat, typer.Option("--format", "-f", help="Output format.")] = "text",  # type: ignore[assignment]
 ) -> None:
     """Show a workload's memory on each card; with --gpu or --vram, whether it fits (exit 1 if not)."""
-    _no_ignored_options(task, {"--seq": seq, "--batch": batch}, {"--ctx": ctx, "--users": users}, gpu, vram)
+    serving = {"--ctx": ctx, "--users": users, "--kv": kv}
+    _no_ignored_options(task, {"--seq": seq, "--batch": batch}, serving, gpu, vram)
     models_ = load_model_catalog(overlays)
-    fields: dict[str, object] = {"task": task.value, "model": model, "weights": precision or "", "kv_dtype": kv}
+    fields: dict[str, object] = {
+        "task": task.value,
+        "model": model,
+        "weights": precision or "",
+        "kv_dtype": kv or "bf16",
+    }
     fields |= {"seq": seq or 2048, "batch": batch or 1, "context": ctx or 4096, "users": users or 1}
     workload = _workload(models_, **fields)
     spec = models_[workload.model]
@@ -127,14 +135,18 @@ def fit(
 
 
 def _no_ignored_options(
-    task: TaskOpt, training: dict[str, int | None], serving: dict[str, int | None], gpu: str | None, vram: float | None
+    task: TaskOpt,
+    training: dict[str, int | None],
+    serving: dict[str, int | str | None],
+    gpu: str | None,
+    vram: float | None,
 ) -> None:
     """Exit 2 for an option the task would ignore (--seq when serving, --ctx when training),
     or both --gpu and --vram."""
     ignored = serving if task.value != "serve" else training
     given = [name for name, value in ignored.items() if value is not None]
     if given:
-        uses = "--ctx and --users" if task.value == "serve" else "--seq and --batch"
+        uses = "--ctx, --users and --kv" if task.value == "serve" else "--seq and --batch"
         verb = "does" if len(given) == 1 else "do"
         fail_input(InputError(f"{', '.join(given)} {verb} not apply to --task {task.value}", hint=f"it uses {uses}"))
     if gpu is not None and vram is not None:
