@@ -139,10 +139,7 @@ def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Sol
     if not choices:
         return _infeasible(ctx, search)
     status: Status = "proven" if choices[0].proven else "unproven"
-    over = None
-    if status == "unproven" and request.budget is not None and not request.allow_unknown:
-        found = _search(ctx, replace(request, budget=None, top=1), count=False)[1]
-        over = found[0] if found else None
+    over = _proven_unbudgeted(ctx) if status == "unproven" else None
     return Solution(
         status,
         request,
@@ -288,6 +285,15 @@ def _infeasible(ctx: _Ctx, search: Search) -> Solution:
     )
 
 
+def _proven_unbudgeted(ctx: _Ctx) -> Choice | None:
+    """With a budget (and unknowns not accepted): the cheapest build proven to pass without it."""
+    request = ctx.request
+    if request.budget is None or request.allow_unknown:
+        return None
+    found = _search(ctx, replace(request, budget=None, top=1), count=False)[1]
+    return found[0] if found else None
+
+
 def _over_budget(ctx: _Ctx) -> NearMiss | None:
     """With a budget, the cheapest build without it: proven if one is (so that raising the
     budget by what it says gives a proven answer), else the cheapest not known to fail,
@@ -295,15 +301,15 @@ def _over_budget(ctx: _Ctx) -> NearMiss | None:
     request = ctx.request
     if request.budget is None:
         return None
-    unbudgeted = replace(request, budget=None, top=1)
-    found = () if request.allow_unknown else _search(ctx, unbudgeted, count=False)[1]
-    how = "proven to pass " if found else ""
-    if not found:
-        found = _search(ctx, replace(unbudgeted, allow_unknown=True), count=False)[1]
-        how = "" if not found or found[0].proven else "(not proven: it rests on unknown facts) "
-    if not found:
-        return None
-    best = found[0]
+    proven = _proven_unbudgeted(ctx)
+    if proven is not None:
+        best, how = proven, "proven to pass "
+    else:
+        found = _search(ctx, replace(request, budget=None, top=1, allow_unknown=True), count=False)[1]
+        if not found:
+            return None
+        best = found[0]
+        how = "" if best.proven else "(not proven: it rests on unknown facts) "
     over = best.now_usd - request.budget
     text = f"{how}costs ${best.now_usd:,.2f} now, ${over:,.2f} over the budget of ${request.budget:,.2f}"
     return NearMiss(best, "budget", text)

@@ -18,6 +18,7 @@ from partpicker.build import Build
 from partpicker.html.views import BoardView, CardView, M2View, PowerView, SlotView
 from partpicker.models import Gpu, M2Slot, Motherboard, PcieSlot, Psu, Ssd
 from partpicker.rules import layout, power
+from partpicker.rules.checks import Unknown, psu_wattage
 from partpicker.vocab import FORM_FACTORS
 
 Params = Mapping[str, Mapping[str, Any]]
@@ -188,9 +189,11 @@ def _floor(psu_p: Mapping[str, Any], n: int) -> float | None:
 
 
 def _psu_watts(psus: tuple[Psu, ...], volts: float | None) -> int | None:
-    """The PSUs' output on the mains psu-wattage judges them on (None: a low-line rating unknown)."""
-    rated = [power.rated_watts(p.watts, p.low_line_watts, volts) if volts else p.watts for p in psus]
-    return None if None in rated else sum(w for w in rated if w is not None)
+    """The PSUs' output as psu-wattage judges it (None: a low-line rating unknown)."""
+    try:
+        return sum(psu_wattage.psu_watts(psus, volts or 0))
+    except Unknown:
+        return None
 
 
 def power_view(build: Build, params: Params) -> PowerView | None:
