@@ -162,6 +162,26 @@ def test_over_budget_says_what_the_cheapest_costs() -> None:
     assert "over the budget of $1,000.00" in str(doc["reason"])
 
 
+@pytest.mark.slow
+def test_options_over_the_budget_are_named_with_their_price_not_as_without_a_build() -> None:
+    line = "serve qwen2.5-32b q4 ctx 16384 users 4"
+    free = runner.invoke(app, ["suggest", "--workload", line, "--as-of", DAY, "-f", "json"])
+    options = {(o["gpu"], o["n_gpus"]): o["total_usd"] for o in json.loads(free.stdout)["options"] if o["proven"]}
+    budget = min(options.values()) - 1  # every proven option of the free run is over it
+    capped = runner.invoke(app, ["suggest", "--workload", line, "--as-of", DAY, "--budget", str(budget), "-f", "json"])
+    unbuilt = {(u["gpu"], u["n_gpus"]): u["cheapest_usd"] for u in json.loads(capped.stdout)["unbuilt"]}
+    # Those the budgeted answer cannot build (some become unproven options under it) it prices as the free run does.
+    both = sorted(set(options) & set(unbuilt), key=lambda k: options[k])
+    assert both
+    for key in both:
+        assert unbuilt[key] == pytest.approx(options[key])
+    text = runner.invoke(app, ["suggest", "--workload", line, "--as-of", DAY, "--budget", str(budget)]).stdout
+    over = next(t for t in text.splitlines() if "hold it, over the budget:" in t)
+    gpu, n = both[0]
+    assert f"{n} x {gpu}" in over and f"${options[(gpu, n)]:,.2f}" in over
+    assert all(f"{n} x {gpu}" not in t for t in text.splitlines() if "no build found" in t)
+
+
 @pytest.mark.parametrize("bad", ["serve", "serve gpt-9", "serve llama-3.1-8b q3", "dance llama-3.1-8b"])
 def test_a_bad_workload_is_exit_2(bad: str) -> None:
     result = runner.invoke(app, ["suggest", "--workload", bad])
