@@ -182,6 +182,31 @@ def test_options_over_the_budget_are_named_with_their_price_not_as_without_a_bui
     assert all(f"{n} x {gpu}" not in t for t in text.splitlines() if "no build found" in t)
 
 
+def test_min_vram_with_a_workload_keeps_only_cards_with_that_memory() -> None:
+    line = "serve qwen2.5-32b q4 ctx 16384 users 4"
+    _, doc, text = _suggest("--workload", line, "--min-vram", "24")
+    options = doc["options"]
+    assert isinstance(options, list) and options, text
+    assert all(o["vram_gb"] >= 24 for o in options)
+    free = _suggest("--workload", line)[1]["options"]
+    assert isinstance(free, list) and any(o["vram_gb"] < 24 for o in free)  # the filter changed the answer
+
+
+def test_gpus_with_a_workload_is_room_to_grow(tmp_path: Path) -> None:
+    line = "serve llama-3.1-8b bf16 ctx 8192 users 4"  # one 24 GB card holds it
+    out = tmp_path / "build.yaml"
+    _, doc, text = _suggest("--workload", line, "--gpus", "4", "--output", str(out))
+    best = doc["options"][0]  # type: ignore[index]
+    written = load_build(out, _catalog())
+    assert written.target_gpus == 4 and best["n_gpus"] < 4, text  # ready for 4, the cards that hold it bought now
+    assert written.count("gpu") == best["n_gpus"]
+
+
+def test_start_gpus_with_a_workload_is_bad_input() -> None:
+    result = runner.invoke(app, ["suggest", "--workload", "serve llama-3.1-8b bf16", "--start-gpus", "2"])
+    assert result.exit_code == 2 and "--start-gpus" in result.stderr and "--gpus N" in result.stderr
+
+
 @pytest.mark.parametrize("bad", ["serve", "serve gpt-9", "serve llama-3.1-8b q3", "dance llama-3.1-8b"])
 def test_a_bad_workload_is_exit_2(bad: str) -> None:
     result = runner.invoke(app, ["suggest", "--workload", bad])
