@@ -245,9 +245,11 @@ CURATION_ONLY = frozenset({"near-duplicate"})
 name is a hint to the curator (it makes no answer wrong), and the check is quadratic."""
 
 
-Keep = Callable[[Any, str], None]
-"""Takes the slim record of a valid JSON Lines part and its category, instead of the catalog
-(:func:`read_catalog`)."""
+Keep = Callable[[Any, str, int, int, Callable[[], Any]], None]
+"""Takes a valid JSON Lines part instead of the catalog (:func:`read_catalog`): its record
+(:mod:`partpicker.catalog.records`, checked), its category, the number of its file
+(:meth:`Catalog.add_file`) and the offset of its line, and what makes its slim record (for
+the parts it keeps)."""
 PartChecks = Mapping[str, Callable[[Any], Iterable[Any]]]
 """Checks of one part by id (:data:`partpicker.catalog.checks.interface.PART_CHECKS`): each
 yields findings with ``message``, ``severity`` (and ``loc``, which a JSON Lines line has no
@@ -261,9 +263,9 @@ def read_catalog(
     ``part_checks``, those they find in JSON Lines parts too, run on each line's record as
     it is read; YAML parts are checked afterwards, as :meth:`Catalog.models`).
 
-    With ``keep``, each valid JSON Lines part is given to it as it is read (its slim record,
-    streaming: `suggest` keeps only what it can choose) and not added to the catalog, whose
-    JSON Lines problems are then those of each line (duplicate ids are ``keep``'s to find)."""
+    With ``keep``, each valid JSON Lines part is given to it as it is read (streaming:
+    `suggest` keeps only what it can choose) and not added to the catalog, whose JSON Lines
+    problems are then those of each line (duplicate ids are ``keep``'s to find)."""
     catalog = Catalog()
     problems: list[Problem] = []
     for path in catalog_files(paths):
@@ -423,20 +425,22 @@ class _Lines:
         self.checks = tuple(part_checks.items())
         self.rows: _Rows = {}
 
-    def add(self, cls: type[Part], number: int, slim: Any, found: list[Problem]) -> None:
-        """A row of the file (``slim`` None: an invalid line, ``found`` says why); with
-        ``keep``, a valid part goes there and its problems straight to the file's."""
+    def add(self, cls: type[Part], number: int, record: Any, offset: int, found: list[Problem]) -> None:
+        """A row of the file (``record`` None: an invalid line, ``found`` says why), kept
+        slim; with ``keep``, a valid part goes there and its problems straight to the file's."""
         if self.keep is None:
+            slim = None if record is None else self.slimmer.slim(record, offset, number)
             self.rows.setdefault(cls, []).append((number, slim, found))
             return
         self.problems.extend(found)
-        if slim is not None:
-            self.keep(slim, cls.category)
+        if record is not None:
+            made = functools.partial(self.slimmer.slim, record, offset, number)
+            self.keep(record, cls.category, self.slimmer.file_no, offset, made)
 
     def read(self, handle: Any) -> _Rows:
         from partpicker.catalog import records
 
-        decode, checker, slim = records.decoder().decode, records.Checker(), self.slimmer.slim
+        decode, checker = records.decoder().decode, records.Checker()
         offset = 0
         for number, line in enumerate(handle, 1):
             start, offset = offset, offset + len(line)
@@ -446,9 +450,9 @@ class _Lines:
                 record = None
             if record is not None and checker.fix(record):
                 found = self.check(record, number) if self.checks else []
-                self.add(records.model_of(record), number, slim(record, start, number), found)
+                self.add(records.model_of(record), number, record, start, found)
             elif line.strip():
-                _plain_row(line, number, self, functools.partial(_slim_part, self.slimmer, start, number))
+                _plain_row(line, number, start, self)
         return self.rows
 
     def check(self, part: Any, number: int) -> list[Problem]:
@@ -460,13 +464,7 @@ class _Lines:
         ]
 
 
-def _slim_part(slimmer: records.Slimmer, offset: int, number: int, part: Part) -> Any:
-    from partpicker.catalog import records
-
-    return slimmer.slim(records.from_part(part), offset, number)
-
-
-def _plain_row(line: bytes, number: int, lines: _Lines, slim: Callable[[Part], Any]) -> None:
+def _plain_row(line: bytes, number: int, offset: int, lines: _Lines) -> None:
     """A line the fast path rejected, parsed and validated the plain way."""
     spath, problems = lines.spath, lines.problems
     try:
@@ -485,9 +483,11 @@ def _plain_row(line: bytes, number: int, lines: _Lines, slim: Callable[[Part], A
         found = [
             Problem(_check_of(err), spath, number, f"{raw.get('id', '?')}: {_describe(err)}") for err in exc.errors()
         ]
-        lines.add(cls, number, None, found)
+        lines.add(cls, number, None, offset, found)
         return
-    lines.add(cls, number, slim(part), lines.check(part, number))
+    from partpicker.catalog import records
+
+    lines.add(cls, number, records.from_part(part), offset, lines.check(part, number))
 
 
 _Rows = dict[type[Part], list[tuple[int, Any, list[Problem]]]]

@@ -75,15 +75,18 @@ class Freezer:
     map or a list of sockets; a value of pydantic models, from YAML, is frozen each time), and
     on the value itself (slim records share one object per distinct nested value)."""
 
-    def __init__(self, by_json: dict[bytes, Hashable], by_id: dict[int, tuple[Any, Hashable]]) -> None:
+    def __init__(self, by_json: dict[bytes, Hashable], by_id: dict[int, tuple[Any, Hashable]] | None) -> None:
         self.by_json, self.by_id = by_json, by_id
+        """(``by_id`` None: not on the value, which it would keep alive: the records of a
+        catalog being streamed are dropped as they go.)"""
 
     def __call__(self, value: Any) -> Hashable:
         if value is None or isinstance(value, int | float | str):
             return value
-        same = self.by_id.get(id(value))
-        if same is not None and same[0] is value:
-            return same[1]
+        if self.by_id is not None:
+            same = self.by_id.get(id(value))
+            if same is not None and same[0] is value:
+                return same[1]
         try:
             key = msgspec.json.encode(value)
         except TypeError:
@@ -91,7 +94,8 @@ class Freezer:
         found = self.by_json.get(key)
         if found is None:
             found = self.by_json[key] = dominance.freeze(value)
-        self.by_id[id(value)] = (value, found)  # the value is kept: its id names it
+        if self.by_id is not None:
+            self.by_id[id(value)] = (value, found)  # the value is kept: its id names it
         return found
 
 
@@ -111,17 +115,19 @@ class _Role:
         self.file_no = array("H")
         self.offset = array("q")
 
-    def take(self, slim: Any, usd: float, seq: int) -> None:
+    def take(self, record: Any, usd: float, seq: int, where: tuple[int, int], slim: Callable[[], Any]) -> None:
+        """An offered part (its record, the file number and offset of its line), at its unit
+        price; ``slim`` makes its slim record."""
         self.usd.append(usd)
-        self.file_no.append(slim.file_no)
-        self.offset.append(slim.offset)
-        entry = (usd * self.weight, slim.id, seq, slim)
-        key = self.key(slim)
+        self.file_no.append(where[0])
+        self.offset.append(where[1])
+        cost = usd * self.weight
+        key = self.key(record)
         kept = self.best.get(key)
         if kept is None:
-            self.best[key] = [entry]
-        elif len(kept) < self.keep or entry[:2] < kept[-1][:2]:  # the search's order: cost, then id
-            bisect.insort(kept, entry, key=operator.itemgetter(0, 1))
+            self.best[key] = [(cost, record.id, seq, slim())]
+        elif len(kept) < self.keep or (cost, record.id) < kept[-1][:2]:  # the search's order: cost, then id
+            bisect.insort(kept, (cost, record.id, seq, slim()), key=operator.itemgetter(0, 1))
             del kept[self.keep :]
 
 
@@ -132,7 +138,7 @@ class Reducer:
     def __init__(self, rules: dict[str, RuleSpec], request: Request, day: dt.date) -> None:
         self.request, self.day = request, day
         profile = [r for r in rules_for(request.profile, rules) if all(role in request.roles for role in r.roles)]
-        frozen = Freezer({}, {})
+        frozen = Freezer({}, None)
         self.roles = {
             role: _Role(
                 fields_read(profile, role),
@@ -142,7 +148,7 @@ class Reducer:
             )
             for role in request.roles
         }
-        self.newest: dict[str, int] = {}
+        self.newest: dict[str, dt.date] = {}
         self.ids = array("q")
         self.names = array("q")
         self.aliases = array("q")
@@ -150,25 +156,28 @@ class Reducer:
         """How many parts have an alias that is their own name (it conflicts if another part has that name)."""
         self.seq = 0
 
-    def take(self, slim: Any, category: str) -> None:
-        """One valid part, as the loader read it."""
+    def take(self, record: Any, category: str, file_no: int, offset: int, slim: Callable[[], Any]) -> None:
+        """One valid part, as the loader read it (:data:`partpicker.catalog.load.Keep`)."""
         self.seq += 1
-        self._hash(slim, category)
-        if slim.price_days and slim.price_days[-1] > self.newest.get(category, 0):
-            self.newest[category] = slim.price_days[-1]
+        self._hash(record, category)
+        if record.prices:
+            newest = max(p.date for p in record.prices)
+            if newest > self.newest.get(category, newest):
+                self.newest[category] = newest
+            self.newest.setdefault(category, newest)
         role = self.roles.get(category)
         if role is None:
             return
-        point = fresh_price(slim, self.day, self.request.stale_days)
-        if point is not None and big_enough(slim, category, self.request):
-            role.take(slim, point.usd, self.seq)
+        point = fresh_price(record, self.day, self.request.stale_days)
+        if point is not None and big_enough(record, category, self.request):
+            role.take(record, point.usd, self.seq, (file_no, offset), slim)
 
-    def _hash(self, slim: Any, category: str) -> None:
-        self.ids.append(hash(slim.id))
-        name = hash((category, slim.name.casefold()))
+    def _hash(self, record: Any, category: str) -> None:
+        self.ids.append(hash(record.id))
+        name = hash((category, record.name.casefold()))
         self.names.append(name)
-        if slim.aliases:
-            own = {hash((category, a.casefold())) for a in slim.aliases}
+        if record.aliases:
+            own = {hash((category, a.casefold())) for a in record.aliases}
             if name in own:
                 own.discard(name)
                 self.own_aliases += 1
@@ -206,7 +215,7 @@ class Reduction:
         self.top = reducer.request.top
         self.fields = {role: state.fields for role, state in reducer.roles.items()}
         self.index = {role: (state.usd, state.file_no, state.offset) for role, state in reducer.roles.items()}
-        self.newest = {cat: dt.date.fromordinal(day) for cat, day in reducer.newest.items()}
+        self.newest = dict(reducer.newest)
         self.catalog = catalog
 
     def admits(self, request: Request, day: dt.date, fields: dict[str, tuple[str, ...]]) -> bool:
