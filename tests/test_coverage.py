@@ -137,7 +137,12 @@ def test_readme_counts_the_bundled_parts(catalog: Catalog) -> None:
     counts = {k: len(v) for k, v in catalog.by_category.items()}
     said = re.search(r"`catalogs/\*\.yaml`: (\d+) curated parts \((\d+) CPUs, (\d+) motherboards, (\d+) GPUs", readme)
     assert said is not None
-    assert [int(x) for x in said.groups()] == [sum(counts.values()), counts["cpu"], counts["motherboard"], counts["gpu"]]
+    assert [int(x) for x in said.groups()] == [
+        sum(counts.values()),
+        counts["cpu"],
+        counts["motherboard"],
+        counts["gpu"],
+    ]
     maps = re.search(r"are known for (\d+) of the (\d+) boards", readme)
     boards = catalog.by_category["motherboard"]
     known = sum(1 for b in boards if isinstance(b, Motherboard) and b.pcie_slots is not None)
