@@ -162,6 +162,51 @@ def test_over_budget_says_what_the_cheapest_costs() -> None:
     assert "over the budget of $1,000.00" in str(doc["reason"])
 
 
+@pytest.mark.slow
+def test_options_over_the_budget_are_named_with_their_price_not_as_without_a_build() -> None:
+    line = "serve qwen2.5-32b q4 ctx 16384 users 4"
+    free = runner.invoke(app, ["suggest", "--workload", line, "--as-of", DAY, "-f", "json"])
+    options = {(o["gpu"], o["n_gpus"]): o["total_usd"] for o in json.loads(free.stdout)["options"] if o["proven"]}
+    budget = min(options.values()) - 1  # every proven option of the free run is over it
+    capped = runner.invoke(app, ["suggest", "--workload", line, "--as-of", DAY, "--budget", str(budget), "-f", "json"])
+    unbuilt = {(u["gpu"], u["n_gpus"]): u["cheapest_usd"] for u in json.loads(capped.stdout)["unbuilt"]}
+    # Those the budgeted answer cannot build (some become unproven options under it) it prices as the free run does.
+    both = sorted(set(options) & set(unbuilt), key=lambda k: options[k])
+    assert both
+    for key in both:
+        assert unbuilt[key] == pytest.approx(options[key])
+    text = runner.invoke(app, ["suggest", "--workload", line, "--as-of", DAY, "--budget", str(budget)]).stdout
+    over = next(t for t in text.splitlines() if "hold it, over the budget:" in t)
+    gpu, n = both[0]
+    assert f"{n} x {gpu}" in over and f"${options[(gpu, n)]:,.2f}" in over
+    assert all(f"{n} x {gpu}" not in t for t in text.splitlines() if "no build found" in t)
+
+
+def test_min_vram_with_a_workload_keeps_only_cards_with_that_memory() -> None:
+    line = "serve qwen2.5-32b q4 ctx 16384 users 4"
+    _, doc, text = _suggest("--workload", line, "--min-vram", "24")
+    options = doc["options"]
+    assert isinstance(options, list) and options, text
+    assert all(o["vram_gb"] >= 24 for o in options)
+    free = _suggest("--workload", line)[1]["options"]
+    assert isinstance(free, list) and any(o["vram_gb"] < 24 for o in free)  # the filter changed the answer
+
+
+def test_gpus_with_a_workload_is_room_to_grow(tmp_path: Path) -> None:
+    line = "serve llama-3.1-8b bf16 ctx 8192 users 4"  # one 24 GB card holds it
+    out = tmp_path / "build.yaml"
+    _, doc, text = _suggest("--workload", line, "--gpus", "4", "--output", str(out))
+    best = doc["options"][0]  # type: ignore[index]
+    written = load_build(out, _catalog())
+    assert written.target_gpus == 4 and best["n_gpus"] < 4, text  # ready for 4, the cards that hold it bought now
+    assert written.count("gpu") == best["n_gpus"]
+
+
+def test_start_gpus_with_a_workload_is_bad_input() -> None:
+    result = runner.invoke(app, ["suggest", "--workload", "serve llama-3.1-8b bf16", "--start-gpus", "2"])
+    assert result.exit_code == 2 and "--start-gpus" in result.stderr and "--gpus N" in result.stderr
+
+
 @pytest.mark.parametrize("bad", ["serve", "serve gpt-9", "serve llama-3.1-8b q3", "dance llama-3.1-8b"])
 def test_a_bad_workload_is_exit_2(bad: str) -> None:
     result = runner.invoke(app, ["suggest", "--workload", bad])

@@ -25,8 +25,8 @@ PRICES = "prices"
 UNSTATED = "unstated"
 KINDS: tuple[str, ...] = (*EVIDENCE_KINDS, UNSTATED)
 
-HEDT_SOCKETS = frozenset({"sTR4", "sTRX4", "sWRX8", "sTR5", "SP3", "LGA2066", "LGA4677", "LGA3647"})
-HEDT_CHIPSETS = frozenset({"X399", "TRX40", "TRX50", "WRX80", "WRX90", "X299", "C422", "W790"})
+HEDT_SOCKETS = frozenset({"sTR4", "sTRX4", "sWRX8", "sTR5", "SP3", "LGA2011-3", "LGA2066", "LGA4677", "LGA3647"})
+HEDT_CHIPSETS = frozenset({"X99", "X399", "TRX40", "TRX50", "WRX80", "WRX90", "X299", "C422", "W790"})
 HEDT_TITLE = "HEDT / workstation / EPYC platforms"
 
 EMPTY_IS_UNKNOWN = frozenset({("cpu", "memory_types"), ("case", "psu_form_factors")})

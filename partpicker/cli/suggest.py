@@ -61,6 +61,7 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 def suggest(
+    ctx: typer.Context,
     gpus: Annotated[int, typer.Option(min=1, max=16, help="GPUs the platform must be ready for.")] = 4,
     start_gpus: Annotated[int, typer.Option(min=1, max=16, help="GPUs bought now.")] = 1,
     budget: Annotated[
@@ -147,8 +148,16 @@ def suggest(
 
     wall = workplan.parse_circuit(circuit)
     if workload is not None:
+        given = workplan.given_options(ctx, ("gpus", "start_gpus", "min_vram"))
         workplan.run_workload(
-            request, workload, wall, headroom, models, (catalog, parts, allow_broken_catalog), str(format), output
+            request,
+            workload,
+            wall,
+            headroom,
+            models,
+            (catalog, parts, allow_broken_catalog),
+            (str(format), output),
+            given,
         )
         return
 

@@ -26,7 +26,7 @@ WorkloadOpt = Annotated[
     typer.Option(
         "--workload",
         help="Size the GPUs for a workload, e.g. 'serve qwen2.5-32b q4 ctx 16384 users 4' "
-        "or 'qlora llama-3.1-70b seq 4096' (chooses the GPU model and count; --gpus is ignored).",
+        "or 'qlora llama-3.1-70b seq 4096' (chooses the GPU model and the cards bought now; --gpus N: room for N).",
     ),
 ]
 CircuitOpt = Annotated[
@@ -37,6 +37,16 @@ DEFAULT_HEADROOM = 0.10
 workload models unless --workload is given (tests/test_cli_lazy.py holds them equal)."""
 HeadroomOpt = Annotated[float, typer.Option(min=0, max=0.9, help="--workload: share of each card left free.")]
 ModelsFileOpt = Annotated[list[Path] | None, typer.Option("--models", help="--workload: your own models file.")]
+
+
+def given_options(ctx: typer.Context, names: tuple[str, ...]) -> frozenset[str]:
+    """Which of ``names`` the user set (on the command line or from the environment), not defaults."""
+
+    def given(name: str) -> bool:
+        source = ctx.get_parameter_source(name)  # an enum of typer's click; compared by name
+        return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+    return frozenset(n for n in names if given(n))
 
 
 def parse_circuit(name: str | None) -> Circuit | None:
@@ -85,12 +95,15 @@ def run_workload(
     headroom: float,
     overlays: list[Path] | None,
     catalog: tuple[list[Path] | None, list[Path] | None, bool],
-    format: str,
-    output: Path | None,
+    target: tuple[str, Path | None],
+    given: frozenset[str] = frozenset(),
 ) -> None:
     """Answer `suggest --workload LINE` on ``catalog`` (the --catalog and --parts files, and
-    --allow-broken-catalog), print it, write --output; exit 3 if the cheapest build is unproven, 1 without a build. With
-    ``request.verified_only`` recalled facts are unknown, as in plain `suggest`."""
+    --allow-broken-catalog), print it in ``target``'s format, write its --output; exit 3 if the cheapest build is
+    unproven, 1 without a build. With ``request.verified_only`` recalled facts are unknown, as in plain `suggest`.
+    ``given``: the options the user set. --gpus N is room to grow (the build is ready for N cards or the number that
+    holds the workload, whichever is more), --min-vram a least memory per card, and --start-gpus is refused: the
+    workload sets the cards bought now."""
     from partpicker.catalog.verified import verified_catalog
     from partpicker.cli.workload import load_model_catalog
     from partpicker.rules.rulebook import load_rules
@@ -104,7 +117,26 @@ def run_workload(
     except WorkloadSpecError as exc:
         fail_input(InputError(f"--workload: {exc}", hint="e.g. 'serve qwen2.5-32b q4 ctx 16384 users 4'"))
     spec = models[workload.model]
-    req = WorkRequest(workload, spec, replace(request, top=1), headroom, wall, max(3, request.top), request.gpu)
+    if "start_gpus" in given:
+        fail_input(
+            InputError(
+                "--start-gpus cannot be used with --workload: the workload sets the cards bought now "
+                "(the fewest that hold it)",
+                hint="use --gpus N for a build with room for N cards",
+            )
+        )
+    format, output = target
+    req = WorkRequest(
+        workload,
+        spec,
+        replace(request, top=1),
+        headroom,
+        wall,
+        max(3, request.top),
+        request.gpu,
+        room_gpus=request.gpus if "gpus" in given else None,
+        min_vram=request.min_vram if "min_vram" in given else None,
+    )
 
     def run() -> tuple[WorkAnswer, Report | None]:
         cat = load_catalog_once(*catalog)

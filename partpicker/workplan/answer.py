@@ -60,6 +60,11 @@ class WorkRequest:
     circuit: Circuit | None = None
     top: int = 3
     gpu: str | None = None  # a GPU model the user pinned ('RTX 3090'), matched as suggest does
+    room_gpus: int | None = None
+    """--gpus with --workload: the build is ready for at least this many cards (room to grow),
+    while the cards that hold the workload are bought now."""
+    min_vram: float | None = None
+    """--min-vram with --workload: only GPU models with at least this much memory per card."""
 
 
 @dataclass(frozen=True)
@@ -147,7 +152,8 @@ def _smallest_fitting(grid: list[FitResult]) -> list[FitResult]:
 
 def _request(req: WorkRequest, r: FitResult, psus: int | None = None) -> Request:
     """The suggest request for ``r``'s cards, all bought now (on ``psus`` PSUs if given)."""
-    base = replace(req.base, gpus=r.n_gpus, start_gpus=r.n_gpus, gpu=r.gpu, min_vram=0.0)
+    gpus = max(r.n_gpus, req.room_gpus or 0)
+    base = replace(req.base, gpus=gpus, start_gpus=r.n_gpus, gpu=r.gpu, min_vram=0.0)
     return base if psus is None else replace(base, psus=psus)
 
 
@@ -255,6 +261,8 @@ def _candidates(catalog: Catalog, req: WorkRequest) -> list[GpuOption]:
 
         chips = {getattr(p, "chip", "") for p in gpu_model(catalog, req.gpu)}
         options = [g for g in options if g.name in chips]
+    if req.min_vram is not None:
+        options = [g for g in options if g.vram_gb >= req.min_vram]
     return options
 
 

@@ -48,6 +48,29 @@ def _second_psu_lines(o: Option) -> list[str]:
     ]
 
 
+def _proven_mark(o: Option) -> str:
+    near = o.solution.near_miss
+    return "" if near is not None and near.choice.proven else " (not proven)"
+
+
+def _unbuilt_lines(answer: WorkAnswer) -> list[str]:
+    """Options that hold the workload without a build to show: over the budget (with the price
+    of their cheapest build), or with no build at all."""
+    over = sorted(
+        (o for o in answer.unbuilt if o.solution.cheapest_usd is not None), key=lambda o: o.solution.cheapest_usd or 0
+    )
+    none = [o for o in answer.unbuilt if o.solution.cheapest_usd is None]
+    out = []
+    if over:
+        names = ", ".join(
+            f"{_fit_line(o.fit)} at ${o.solution.cheapest_usd or 0:,.2f}{_proven_mark(o)}" for o in over[:4]
+        )
+        out.append(f"  hold it, over the budget: {names}")
+    if none:
+        out.append(f"  hold it but no build found: {', '.join(_fit_line(o.fit) for o in none[:4])}")
+    return out
+
+
 def text(answer: WorkAnswer, report: Report | None = None) -> str:
     req = answer.request
     head = f"Workload: {req.workload.describe()} ({req.model.name}; {req.headroom:.0%} of each card left free)"
@@ -64,9 +87,7 @@ def text(answer: WorkAnswer, report: Report | None = None) -> str:
         m = answer.miss
         price = f"${m.total_usd:,.2f}" if m.total_usd is not None else "no build"
         out.append(f"  next cheaper, does not fit: {_fit_line(m.fit)} at {price}: {m.fit.reason.split(': ', 1)[-1]}")
-    if answer.unbuilt:
-        names = ", ".join(_fit_line(o.fit) for o in answer.unbuilt[:4])
-        out.append(f"  hold it but no build found: {names}")
+    out += _unbuilt_lines(answer)
     if answer.unsearched:
         out.append(
             f"  {len(answer.unsearched)} more hold it but were not searched: their cheapest parts already "
@@ -186,7 +207,10 @@ def as_json(answer: WorkAnswer, report: Report | None = None) -> str:
         "next_cheaper_miss": None
         if answer.miss is None
         else {**_fit_doc(answer.miss.fit), "total_usd": answer.miss.total_usd},
-        "unbuilt": [{**_fit_doc(o.fit), "why": o.solution.reason} for o in answer.unbuilt],
+        "unbuilt": [
+            {**_fit_doc(o.fit), "why": o.solution.reason, "cheapest_usd": o.solution.cheapest_usd}
+            for o in answer.unbuilt
+        ],
         "closest": None if answer.closest is None else _fit_doc(answer.closest),
         "unsearched": [_fit_doc(r) for r in answer.unsearched],
         "reason": answer.reason,
