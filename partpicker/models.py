@@ -258,7 +258,11 @@ class Motherboard(Part, kinds.MotherboardKind):
     memory_type: MemoryType | None = None
     memory_slots: int | None = Field(None, ge=1, le=32)
     max_memory_gb: int | None = Field(None, ge=1, le=8192)
-    memory_registered: bool | None = Field(None, description="True: takes only RDIMMs; False: only UDIMMs.")
+    memory_registered: bool | Literal["both"] | None = Field(
+        None,
+        description="True: takes only RDIMMs; False: only UDIMMs; 'both': either (which one a CPU takes is "
+        "not modelled, e.g. UDIMMs with a Core i7 and RDIMMs with a Xeon on one X99 workstation board).",
+    )
     pcie_slots: list[PcieSlot] | None = Field(None, description="Ordered by position; None if unknown.")
     m2_slots: list[M2Slot] | None = Field(None, description="None if unknown; [] if the board has none.")
 

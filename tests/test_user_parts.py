@@ -127,9 +127,15 @@ def test_generic_ram_and_ssd_are_checked_by_their_specs() -> None:
     assert ssd["id"].startswith("generic-ssd-2000gb-m2-2280-nvme")
     assert ram["usd"] == 139.99 and ram["price_from_user"]  # the price given in the build file
     assert ssd["usd"] is None  # a generic part has no price of its own
-    for rule_id in ("memory-compat", "m2-slot", "m2-nvme"):
+    for rule_id in ("m2-slot", "m2-nvme"):
         assert rule(found, rule_id) == "pass"
     assert any("generic part" in line for line in found["from_user"])
+    # Its name does not say registered or unbuffered, and the board takes UDIMMs only: unknown, never a pass.
+    memory = next(f for f in found["findings"] if f["rule"] == "memory-compat")
+    assert memory["status"] == "unknown" and "buffering (RDIMM or UDIMM)" in memory["message"]
+    said = report(BUILDS / "generic-ram-udimm-ssd.yaml")
+    assert said["parts"]["ram"]["origin"] == "generic part: from its name"
+    assert rule(said, "memory-compat") == "pass"
 
 
 def test_generic_specs_can_fail() -> None:

@@ -20,6 +20,7 @@ def run(ctx: Context) -> Outcome:
         problems.append(f"{ram.memory_type} kit with a CPU for {'/'.join(cpu.memory_types)}")
     _capacity(board, modules, total, problems, missing)
     problems += _cpu_and_buffering(ram, board, cpu, total)
+    missing += _buffering_unknown(ram, board)
     values = {"modules": modules, "total_gb": total, "type": ram.memory_type}
     if problems:
         return failed(problems="; ".join(problems), **values)
@@ -33,10 +34,24 @@ def _cpu_and_buffering(ram: Ram, board: Motherboard, cpu: Cpu | None, total: int
     problems: list[str] = []
     if cpu is not None and cpu.max_memory_gb is not None and total > cpu.max_memory_gb:
         problems.append(f"{total} GB exceeds the CPU's {cpu.max_memory_gb} GB")
-    if board.memory_registered is not None and ram.registered is not None and board.memory_registered != ram.registered:
-        need = "registered (RDIMM)" if board.memory_registered else "unbuffered (UDIMM)"
+    takes = board.memory_registered
+    if takes is not None and takes != "both" and ram.registered is not None and takes != ram.registered:
+        need = "registered (RDIMM)" if takes else "unbuffered (UDIMM)"
         problems.append(f"the board takes {need} memory only")
     return problems
+
+
+def _buffering_unknown(ram: Ram, board: Motherboard) -> list[str]:
+    """What is not known of registered against unbuffered (a board that takes both needs
+    nothing of the kit)."""
+    if board.memory_registered == "both":
+        return []
+    out = []
+    if board.memory_registered is None:
+        out.append(f"the memory buffering (RDIMM or UDIMM) {board.name} takes")
+    if ram.registered is None:
+        out.append(f"the buffering (RDIMM or UDIMM) of {ram.name}")
+    return out
 
 
 def _capacity(board: Motherboard, modules: int, total: int, problems: list[str], missing: list[str]) -> None:
