@@ -70,6 +70,9 @@ class Catalog:
         for a set of fields), emptied whenever a part is added or replaced."""
         self.overlay: dict[str, Provenance] = {}
         """Parts and prices that came from the user (parts files, price imports), by part id."""
+        self.reduction: Any = None
+        """Set when the catalog holds only the parts one `suggest` request can choose (read
+        streaming: :mod:`partpicker.suggest.reduce`): what it knows of the parts left out."""
 
     def add(self, part: Part, origin: Origin) -> None:
         self.memo.clear()
@@ -121,6 +124,14 @@ class Catalog:
             with self._files[entry.file_no].open("rb") as handle:
                 made = self._made[entry.id] = records.part_from_line(handle, entry)
         return made
+
+    def part_at(self, file_no: int, offset: int) -> Part:
+        """The pydantic part of the line at ``offset`` of JSON Lines file ``file_no`` (a part
+        read but not kept: :attr:`reduction`)."""
+        from partpicker.catalog import records
+
+        with self._files[file_no].open("rb") as handle:
+            return records.part_at(handle, offset)
 
     def _materialise(self) -> None:
         if not self._records:
@@ -233,6 +244,11 @@ CURATION_ONLY = frozenset({"near-duplicate"})
 name is a hint to the curator (it makes no answer wrong), and the check is quadratic."""
 
 
+Keep = Callable[[Any, str, int, int, Callable[[], Any]], None]
+"""Takes a valid JSON Lines part instead of the catalog (:func:`read_catalog`): its record
+(:mod:`partpicker.catalog.records`, checked), its category, the number of its file
+(:meth:`Catalog.add_file`) and the offset of its line, and what makes its slim record (for
+the parts it keeps)."""
 PartChecks = Mapping[str, Callable[[Any], Iterable[Any]]]
 """Checks of one part by id (:data:`partpicker.catalog.checks.interface.PART_CHECKS`): each
 yields findings with ``message``, ``severity`` (and ``loc``, which a JSON Lines line has no
@@ -240,16 +256,20 @@ use for: its problems point at the line)."""
 
 
 def read_catalog(
-    paths: Sequence[str | Path] | None = None, *, part_checks: PartChecks | None = None
+    paths: Sequence[str | Path] | None = None, *, part_checks: PartChecks | None = None, keep: Keep | None = None
 ) -> tuple[Catalog, list[Problem]]:
     """Load every part it can; return the catalog and the problems found on the way (with
     ``part_checks``, those they find in JSON Lines parts too, run on each line's record as
-    it is read; YAML parts are checked afterwards, as :meth:`Catalog.models`)."""
+    it is read; YAML parts are checked afterwards, as :meth:`Catalog.models`).
+
+    With ``keep``, each valid JSON Lines part is given to it as it is read (streaming:
+    `suggest` keeps only what it can choose) and not added to the catalog, whose JSON Lines
+    problems are then those of each line (duplicate ids are ``keep``'s to find)."""
     catalog = Catalog()
     problems: list[Problem] = []
     for path in catalog_files(paths):
         if path.suffix == ".jsonl":
-            _read_jsonl(path, catalog, problems, part_checks or {})
+            _read_jsonl(path, catalog, problems, part_checks or {}, keep)
         else:
             _read_file(path, catalog, problems)
     return catalog, problems
@@ -358,7 +378,9 @@ def _add_parts(cls: type[Part], parts: list[Any], spath: str, catalog: Catalog, 
         catalog.add(part, Origin(spath, line, raw))
 
 
-def _read_jsonl(path: Path, catalog: Catalog, problems: list[Problem], part_checks: PartChecks) -> None:
+def _read_jsonl(
+    path: Path, catalog: Catalog, problems: list[Problem], part_checks: PartChecks, keep: Keep | None = None
+) -> None:
     """The fast format: one JSON object per line, each with a `category` key.
 
     Each line is decoded by one msgspec decoder into a typed record, checked once
@@ -386,7 +408,7 @@ def _read_jsonl(path: Path, catalog: Catalog, problems: list[Problem], part_chec
         problems.append(Problem("yaml-syntax", spath, None, f"cannot read: {exc.strerror}"))
         return
     with handle, gc_paused():
-        rows = _Lines(spath, records.Slimmer(catalog.add_file(path)), part_checks, problems).read(handle)
+        rows = _Lines(spath, records.Slimmer(catalog.add_file(path)), part_checks, problems, keep).read(handle)
         _add_rows(rows, spath, catalog, problems)
 
 
@@ -394,15 +416,34 @@ class _Lines:
     """The rows of one JSON Lines file: (line number, slim record or None, its problems) per
     category."""
 
-    def __init__(self, spath: str, slimmer: records.Slimmer, part_checks: PartChecks, problems: list[Problem]) -> None:
-        self.spath, self.slimmer, self.problems = spath, slimmer, problems
+    def __init__(
+        self,
+        spath: str,
+        slimmer: records.Slimmer,
+        part_checks: PartChecks,
+        problems: list[Problem],
+        keep: Keep | None = None,
+    ) -> None:
+        self.spath, self.slimmer, self.problems, self.keep = spath, slimmer, problems, keep
         self.checks = tuple(part_checks.items())
         self.rows: _Rows = {}
+
+    def add(self, cls: type[Part], number: int, record: Any, offset: int, found: list[Problem]) -> None:
+        """A row of the file (``record`` None: an invalid line, ``found`` says why), kept
+        slim; with ``keep``, a valid part goes there and its problems straight to the file's."""
+        if self.keep is None:
+            slim = None if record is None else self.slimmer.slim(record, offset, number)
+            self.rows.setdefault(cls, []).append((number, slim, found))
+            return
+        self.problems.extend(found)
+        if record is not None:
+            made = functools.partial(self.slimmer.slim, record, offset, number)
+            self.keep(record, cls.category, self.slimmer.file_no, offset, made)
 
     def read(self, handle: Any) -> _Rows:
         from partpicker.catalog import records
 
-        decode, checker, slim = records.decoder().decode, records.Checker(), self.slimmer.slim
+        decode, checker = records.decoder().decode, records.Checker()
         offset = 0
         for number, line in enumerate(handle, 1):
             start, offset = offset, offset + len(line)
@@ -412,9 +453,9 @@ class _Lines:
                 record = None
             if record is not None and checker.fix(record):
                 found = self.check(record, number) if self.checks else []
-                self.rows.setdefault(records.model_of(record), []).append((number, slim(record, start, number), found))
+                self.add(records.model_of(record), number, record, start, found)
             elif line.strip():
-                _plain_row(line, number, self, functools.partial(_slim_part, self.slimmer, start, number))
+                _plain_row(line, number, start, self)
         return self.rows
 
     def check(self, part: Any, number: int) -> list[Problem]:
@@ -426,15 +467,9 @@ class _Lines:
         ]
 
 
-def _slim_part(slimmer: records.Slimmer, offset: int, number: int, part: Part) -> Any:
-    from partpicker.catalog import records
-
-    return slimmer.slim(records.from_part(part), offset, number)
-
-
-def _plain_row(line: bytes, number: int, lines: _Lines, slim: Callable[[Part], Any]) -> None:
+def _plain_row(line: bytes, number: int, offset: int, lines: _Lines) -> None:
     """A line the fast path rejected, parsed and validated the plain way."""
-    spath, rows, problems = lines.spath, lines.rows, lines.problems
+    spath, problems = lines.spath, lines.problems
     try:
         raw = json.loads(line)
     except (ValueError, RecursionError) as exc:
@@ -455,9 +490,11 @@ def _plain_row(line: bytes, number: int, lines: _Lines, slim: Callable[[Part], A
         found = [
             Problem(_check_of(err), spath, number, f"{raw.get('id', '?')}: {_describe(err)}") for err in exc.errors()
         ]
-        rows.setdefault(cls, []).append((number, None, found))
+        lines.add(cls, number, None, offset, found)
         return
-    rows.setdefault(cls, []).append((number, slim(part), lines.check(part, number)))
+    from partpicker.catalog import records
+
+    lines.add(cls, number, records.from_part(part), offset, lines.check(part, number))
 
 
 _Rows = dict[type[Part], list[tuple[int, Any, list[Problem]]]]

@@ -349,7 +349,13 @@ def slim_model(slim: Slim) -> type[Part]:
 def part_from_line(handle: Any, slim: Slim) -> Part:
     """The pydantic part of a slim record, made from its line in the file (open, binary) it
     came from."""
-    handle.seek(slim.offset)
+    return part_at(handle, slim.offset)
+
+
+def part_at(handle: Any, offset: int) -> Part:
+    """The pydantic part of the line at ``offset`` of a JSON Lines file (open, binary) that
+    loaded without a problem."""
+    handle.seek(offset)
     line = handle.readline()
     try:
         record = decoder().decode(line)
@@ -358,5 +364,4 @@ def part_from_line(handle: Any, slim: Slim) -> Part:
     except msgspec.DecodeError:
         pass
     raw = msgspec.json.decode(line)  # a line only pydantic's lax mode accepts
-    raw.pop("category", None)
-    return slim_model(slim).model_validate(raw)
+    return CATEGORIES[raw.pop("category")].model_validate(raw)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from enum import StrEnum
 from pathlib import Path
@@ -34,6 +35,7 @@ from partpicker.suggest.answer import Solution, solve, with_report
 from partpicker.suggest.formats import SUGGEST_FORMATS, build_file
 from partpicker.suggest.formats import json as suggest_json
 from partpicker.suggest.offer import MIN_STORAGE_GB, Request
+from partpicker.suggest.reduce import streamed_catalog
 from partpicker.validate.engine import evaluate
 from partpicker.validate.report import Report
 
@@ -162,10 +164,15 @@ def suggest(
         return
 
     def run() -> tuple[Solution, Report | None]:
-        cat = load_catalog_once(catalog, parts, allow_broken_catalog)
+        rules = load_rules()
+        # A JSON Lines catalog is read streaming, keeping only what this request can choose.
+        cat = streamed_catalog(catalog, rules, request, overlays=bool(parts))
+        if cat is not None:
+            gc.freeze()  # as load_catalog_once: the catalog stays to the end
+        else:
+            cat = load_catalog_once(catalog, parts, allow_broken_catalog)
         if verified_only:  # recalled facts unknown; parts that cannot be without one are left out
             cat = verified_catalog(cat, drop_unverifiable=True)
-        rules = load_rules()
         solution = solve(cat, rules, request)
         # The chosen build's full report: what came from the user's own files, and the page.
         best = marked(solution.choices[0].build, cat) if solution.choices else None

@@ -203,7 +203,7 @@ def _builder(ctx: _Ctx, best: Choice, *, allow_unknown: bool) -> Choice | None:
 
 def _stats(search: Search) -> Stats:
     return Stats(
-        offered={r: len(v) for r, v in search.offered.items()},
+        offered={r: search.offered_count(r) for r in search.offered},
         after_unary=search.after_unary,
         after_dominance=search.after_dominance,
         nodes=search.nodes,
@@ -228,11 +228,10 @@ def _binding(search: Search, choice: Choice) -> tuple[str, ...]:
     out = []
     assigned = {role: p.part for role, p in choice.prices.items()}
     for role, chosen in choice.prices.items():
-        cheaper = sorted((p for p in search.offered[role] if p.usd < chosen.usd), key=lambda p: -p.usd)
-        if not cheaper:
+        alt, cheaper = search.cheaper(role, chosen.usd)
+        if alt is None:
             out.append(f"{role}: the cheapest offered")
             continue
-        alt = cheaper[0]
         swapped = {**assigned, role: alt.part}
         reason = "fits this build, but every build with it costs more overall"
         stop = _stopping_rule(search, role, swapped)
@@ -242,7 +241,7 @@ def _binding(search: Search, choice: Choice) -> tuple[str, ...]:
             outcome = run_rule(rule, search._build(swapped), rule.defaults(), search.layouts)
             verb = "fails" if status == "fail" else "cannot be checked on"
             reason = f"{verb} {rule.id}: {message(rule, outcome)}"
-        more = f" (and {len(cheaper) - 1} cheaper still)" if len(cheaper) > 1 else ""
+        more = f" (and {cheaper - 1} cheaper still)" if cheaper > 1 else ""
         out.append(f"{role}: {alt.part.name} (${alt.usd:,.2f}){more} is cheaper but {reason}")
     return tuple(out)
 
@@ -336,11 +335,19 @@ def _none_offered(search: Search, request: Request, empty: Sequence[str]) -> tup
         f"no {', '.join(empty)} is offered as of {search.day} (no price {window}"
         f"{' matching the pins' if request.require or request.gpu else ''})"
     )
-    newest = [p.date for r in empty for part in search.catalog.by_category[r] for p in part.prices]
+    newest = [day for day in (_newest_price(search.catalog, r) for r in empty) if day is not None]
     if newest and request.stale_days is not None and max(newest) < search.day - dt.timedelta(days=request.stale_days):
         why += f"; the newest price of one is dated {max(newest)}: ask as of that day, or allow older prices"
         return why, max(newest)
     return why, None
+
+
+def _newest_price(catalog: Catalog, category: str) -> dt.date | None:
+    """The date of the newest price of any part of ``category`` (None: no price at all)."""
+    if catalog.reduction is not None:
+        found: dt.date | None = catalog.reduction.newest.get(category)
+        return found
+    return max((p.date for part in catalog.entries(category) for p in part.prices), default=None)
 
 
 def _why(search: Search, request: Request, near: NearMiss | None) -> tuple[str, dt.date | None]:

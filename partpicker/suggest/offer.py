@@ -102,14 +102,14 @@ def offer(catalog: Catalog, request: Request, day: dt.date) -> dict[str, list[Pr
                 part = priced.part
                 if part.id in excluded or (pins is not None and part.id not in pins):
                     continue
-                if _big_enough(part, role, request):
+                if big_enough(part, role, request):
                     items.append(priced)
         out[role] = items
     return out
 
 
 def _size_key(role: str, request: Request) -> tuple[Any, ...]:
-    """What :func:`_big_enough` reads of the request for ``role``."""
+    """What :func:`big_enough` reads of the request for ``role``."""
     if role == "gpu":
         return (bool(request.gpu) or role in request.require, request.min_vram)
     return (request.min_storage_gb,) if role == "ssd" else ()
@@ -151,7 +151,7 @@ def _pinned(catalog: Catalog, request: Request) -> dict[str, set[str]]:
     return pinned
 
 
-def _big_enough(part: Any, role: str, request: Request) -> bool:
+def big_enough(part: Any, role: str, request: Request) -> bool:
     """Whether a card has ``min_vram`` (unless a GPU is pinned) and a drive ``min_storage_gb``
     (``part``: a :class:`Gpu` or :class:`Ssd`, or the slim record of one)."""
     if role == "gpu" and not request.gpu and role not in request.require:

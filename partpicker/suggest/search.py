@@ -23,13 +23,10 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-import operator
 from collections import Counter
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
-
-import msgspec
 
 from partpicker.build import ROLES, Build, Line
 from partpicker.catalog.load import Catalog
@@ -40,6 +37,7 @@ from partpicker.rules.graph import build_graph, unary_rules
 from partpicker.rules.rulebook import RuleSpec, rules_for
 from partpicker.suggest import dominance
 from partpicker.suggest.offer import VARIETY_ROLES, Priced, Request, offer
+from partpicker.suggest.reduce import Freezer, class_key, fields_read
 from partpicker.validate.engine import run_rule
 
 _freeze = dominance.freeze
@@ -53,10 +51,6 @@ class Domain(NamedTuple):
 
     key: Hashable
     items: list[tuple[Part, float]]
-
-
-_SCALARS = frozenset({int, float, str, bool, type(None)})
-"""Types whose values are their own frozen form (:func:`dominance.freeze`)."""
 
 
 class Classes(NamedTuple):
@@ -136,10 +130,12 @@ class Search:
         self.graph = build_graph(self.rules)
         self.accepted = {"pass", "unknown"} if request.allow_unknown else {"pass"}
         self.catalog = catalog
+        reduced = catalog.reduction
+        if reduced is not None and not reduced.admits(request, self.day, {r: self._fields(r) for r in request.roles}):
+            raise ValueError("this catalog was reduced for another request (partpicker.suggest.reduce)")
         self.offered = offer(catalog, request, self.day)
         self.offers: dict[str, dict[str, Priced]] | None = None
-        self.frozen_memo: dict[bytes, Hashable] = catalog.memo.setdefault("frozen", {})
-        self.frozen_ids: dict[int, tuple[Any, Hashable]] = catalog.memo.setdefault("frozen-ids", {})
+        self._frozen = Freezer(catalog.memo.setdefault("frozen", {}), catalog.memo.setdefault("frozen-ids", {}))
         shared = _shared(catalog, self.rules, request, self.day)
         self.cache: dict[tuple[Any, ...], str] = shared.cache
         """Rule statuses by the classes of the parts they read (shared by the searches of one
@@ -290,7 +286,22 @@ class Search:
 
     def _fields(self, role: str) -> tuple[str, ...]:
         """Every field the rules read of ``role``, sorted."""
-        return tuple(sorted({name for rule in self.rules for name in rule.reads.get(role, ())}))
+        return fields_read(self.rules, role)
+
+    def offered_count(self, role: str) -> int:
+        """How many parts the catalog offers for ``role`` (a reduced one: before it was)."""
+        reduced = self.catalog.reduction
+        return len(self.offered[role]) if reduced is None else int(reduced.offered(role))
+
+    def cheaper(self, role: str, usd: float) -> tuple[Priced | None, int]:
+        """The nearest offered part of ``role`` cheaper than ``usd`` (of the dearest such, the
+        first in the catalog), and how many offered parts are cheaper."""
+        reduced = self.catalog.reduction
+        if reduced is not None:
+            found: tuple[Priced | None, int] = reduced.cheaper(role, usd)
+            return found
+        cheaper = sorted((p for p in self.offered[role] if p.usd < usd), key=lambda p: -p.usd)
+        return (cheaper[0] if cheaper else None), len(cheaper)
 
     def _alike_cheapest(self, role: str, items: list[tuple[Part, float]]) -> list[tuple[Part, float]]:
         """Per class of parts alike on every field the rules read of ``role``, the cheapest
@@ -306,37 +317,14 @@ class Search:
         keep = self.request.top if role in VARIETY_ROLES else 1
         kept: dict[Hashable, list[float]] = {}
         out: list[tuple[Part, float]] = []
-        values: Callable[[Any], tuple[Any, ...]] = (
-            operator.attrgetter(*fields) if len(fields) > 1 else lambda p: tuple(getattr(p, f) for f in fields)
-        )
-        frozen = self._frozen
+        key_of = class_key(fields, self._frozen)
         for part, cost in sorted(items, key=lambda pc: (pc[1], pc[0].id)):
-            key = tuple(v if type(v) in _SCALARS else frozen(v) for v in values(part))
-            prices = kept.setdefault(key, [])
+            prices = kept.setdefault(key_of(part), [])
             if len(prices) < keep:
                 prices.append(cost)
                 out.append((part, cost))
         self.alike_classes[role] = len(kept)
         return out
-
-    def _frozen(self, value: Any) -> Hashable:
-        """:func:`_freeze`, memoised on the value's JSON encoding (many parts share a slot map
-        or a list of sockets; a value of pydantic models, from YAML, is frozen each time), and
-        on the value itself (slim records share one object per distinct nested value)."""
-        if value is None or isinstance(value, int | float | str):
-            return value
-        same = self.frozen_ids.get(id(value))
-        if same is not None and same[0] is value:
-            return same[1]
-        try:
-            key = msgspec.json.encode(value)
-        except TypeError:
-            return _freeze(value)
-        found = self.frozen_memo.get(key)
-        if found is None:
-            found = self.frozen_memo[key] = _freeze(value)
-        self.frozen_ids[id(value)] = (value, found)  # the value is kept: its id names it
-        return found
 
     def run(self) -> list[tuple[float, dict[str, Part]]]:
         """The ``top`` cheapest builds with distinct objective totals, cheapest first."""

@@ -1,0 +1,286 @@
+"""`suggest` on a JSON Lines catalog, streaming: only the parts a request can choose are kept.
+
+The search keeps, per role, per class of parts alike on every field its rules read (the
+rules' ``reads:``; :func:`class_key`), the ``--top`` cheapest offered parts
+(:meth:`~partpicker.suggest.search.Search._alike_cheapest`): a build with any other member of
+a class has the same rule statuses and costs at least as much. :func:`streamed_catalog` makes
+that cut while the file is read, so memory grows with the classes, not with the parts:
+
+- every line is still decoded and checked as it streams by (loading is `catalog check`:
+  :func:`partpicker.catalog.read_catalog` runs the per-part checks on each record);
+- a part is offered as the request offers it (:func:`partpicker.suggest.offer.offer`: priced
+  as of the date, within ``--stale-days``, ``--min-vram``, ``--min-storage``), and kept only
+  if it is among the ``--top`` cheapest of its class for *every* field any rule of the
+  profile reads of its role (errors and warnings alike: the searches `suggest` runs --- the
+  answer, the cheaper one if unknowns hold, the builder's pick with warnings enforced, the
+  near misses with a rule relaxed --- each read a subset, so each keeps a subset of these);
+  a part with an unknown spec is a class of its own (None is a value of the key);
+- what the answer says of the whole catalog is counted on the way (:class:`Reduction`): how
+  many parts each role offers, the nearest cheaper offered part of a chosen one (its price
+  and where its line is: it is made again from its line), the newest price of a category;
+- the checks of the whole catalog are made on 64-bit hashes: duplicate ids, and an alias
+  that names two parts (``alias-conflict``). A catalog with any error, or with two hashes
+  alike (a real problem, or a collision), is not reduced: the caller loads it whole, as
+  before, and reports exactly what is wrong.
+
+What falls back to loading the whole catalog: YAML catalogs, parts and prices of your own
+(``--parts``, the per-user files), ``--verified-only``, and a request that names parts
+(``--exclude``, ``--require``, ``--gpu``: resolving a name reads every name of a category).
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+import operator
+from array import array
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from partpicker.catalog import Catalog, catalog_files, read_catalog
+from partpicker.paths import user_parts_file, user_prices_file
+from partpicker.pricing import fresh_price, kind_of
+from partpicker.rules.rulebook import RuleSpec, rules_for
+from partpicker.suggest import dominance
+from partpicker.suggest.offer import VARIETY_ROLES, Priced, Request, big_enough
+
+_SCALARS = frozenset({int, float, str, bool, type(None)})
+"""Types whose values are their own frozen form (:func:`dominance.freeze`)."""
+
+
+def fields_read(rules: Iterable[RuleSpec], role: str) -> tuple[str, ...]:
+    """Every field ``rules`` read of ``role``, sorted."""
+    return tuple(sorted({name for rule in rules for name in rule.reads.get(role, ())}))
+
+
+def class_key(fields: Sequence[str], frozen: Callable[[Any], Hashable]) -> Callable[[Any], tuple[Hashable, ...]]:
+    """The class of a part (or slim record) on ``fields``: the tuple of their values, nested
+    ones (slot maps, lists of sockets) made hashable by ``frozen``. Parts of one class are
+    alike to every rule that reads only these fields."""
+    values: Callable[[Any], tuple[Any, ...]] = (
+        operator.attrgetter(*fields) if len(fields) > 1 else lambda p: tuple(getattr(p, f) for f in fields)
+    )
+
+    def key(part: Any) -> tuple[Hashable, ...]:
+        return tuple(v if type(v) in _SCALARS else frozen(v) for v in values(part))
+
+    return key
+
+
+class Freezer:
+    """:func:`dominance.freeze`, memoised on the value's JSON encoding (many parts share a slot
+    map or a list of sockets; a value of pydantic models, from YAML, is frozen each time), and
+    on the value itself (slim records share one object per distinct nested value)."""
+
+    def __init__(self, by_json: dict[bytes, Hashable], by_id: dict[int, tuple[Any, Hashable]] | None) -> None:
+        self.by_json, self.by_id = by_json, by_id
+        """(``by_id`` None: not on the value, which it would keep alive: the records of a
+        catalog being streamed are dropped as they go.)"""
+
+    def __call__(self, value: Any) -> Hashable:
+        if value is None or isinstance(value, int | float | str):
+            return value
+        if self.by_id is not None:
+            same = self.by_id.get(id(value))
+            if same is not None and same[0] is value:
+                return same[1]
+        try:
+            key = msgspec.json.encode(value)
+        except TypeError:
+            return dominance.freeze(value)
+        found = self.by_json.get(key)
+        if found is None:
+            found = self.by_json[key] = dominance.freeze(value)
+        if self.by_id is not None:
+            self.by_id[id(value)] = (value, found)  # the value is kept: its id names it
+        return found
+
+
+def shape(request: Request, day: dt.date) -> tuple[Any, ...]:
+    """What a reduction depends on in a request (but ``top``, which may be smaller)."""
+    weights = tuple(request.weight(role) for role in request.roles)
+    return (day, request.stale_days, request.min_vram, request.min_storage_gb, request.profile, request.roles, weights)
+
+
+class _Role:
+    """The classes of one role being reduced, and the index of its offered parts."""
+
+    def __init__(self, fields: tuple[str, ...], frozen: Freezer, keep: int, weight: int) -> None:
+        self.fields, self.key, self.keep, self.weight = fields, class_key(fields, frozen), keep, weight
+        self.best: dict[Hashable, list[tuple[float, str, int, Any]]] = {}
+        self.usd = array("d")
+        self.file_no = array("H")
+        self.offset = array("q")
+
+    def take(self, record: Any, usd: float, seq: int, where: tuple[int, int], slim: Callable[[], Any]) -> None:
+        """An offered part (its record, the file number and offset of its line), at its unit
+        price; ``slim`` makes its slim record."""
+        self.usd.append(usd)
+        self.file_no.append(where[0])
+        self.offset.append(where[1])
+        cost = usd * self.weight
+        key = self.key(record)
+        kept = self.best.get(key)
+        if kept is None:
+            self.best[key] = [(cost, record.id, seq, slim())]
+        elif len(kept) < self.keep or (cost, record.id) < kept[-1][:2]:  # the search's order: cost, then id
+            bisect.insort(kept, (cost, record.id, seq, slim()), key=operator.itemgetter(0, 1))
+            del kept[self.keep :]
+
+
+class Reducer:
+    """Takes the slim records of a JSON Lines catalog as the loader reads them (:meth:`take`),
+    keeping per role and class only what ``request`` can choose (the module docstring)."""
+
+    def __init__(self, rules: dict[str, RuleSpec], request: Request, day: dt.date) -> None:
+        self.request, self.day = request, day
+        profile = [r for r in rules_for(request.profile, rules) if all(role in request.roles for role in r.roles)]
+        frozen = Freezer({}, None)
+        self.roles = {
+            role: _Role(
+                fields_read(profile, role),
+                frozen,
+                request.top if role in VARIETY_ROLES else 1,
+                request.weight(role),
+            )
+            for role in request.roles
+        }
+        self.newest: dict[str, dt.date] = {}
+        self.ids = array("q")
+        self.names = array("q")
+        self.aliases = array("q")
+        self.own_aliases = 0
+        """How many parts have an alias that is their own name (it conflicts if another part has that name)."""
+        self.seq = 0
+
+    def take(self, record: Any, category: str, file_no: int, offset: int, slim: Callable[[], Any]) -> None:
+        """One valid part, as the loader read it (:data:`partpicker.catalog.load.Keep`)."""
+        self.seq += 1
+        self._hash(record, category)
+        if record.prices:
+            newest = max(p.date for p in record.prices)
+            if newest > self.newest.get(category, newest):
+                self.newest[category] = newest
+            self.newest.setdefault(category, newest)
+        role = self.roles.get(category)
+        if role is None:
+            return
+        point = fresh_price(record, self.day, self.request.stale_days)
+        if point is not None and big_enough(record, category, self.request):
+            role.take(record, point.usd, self.seq, (file_no, offset), slim)
+
+    def _hash(self, record: Any, category: str) -> None:
+        self.ids.append(hash(record.id))
+        name = hash((category, record.name.casefold()))
+        self.names.append(name)
+        if record.aliases:
+            own = {hash((category, a.casefold())) for a in record.aliases}
+            if name in own:
+                own.discard(name)
+                self.own_aliases += 1
+            self.aliases.extend(own)
+
+    def suspect(self) -> bool:
+        """Whether two parts may share an id, or an alias may name two parts (equal hashes:
+        then the whole catalog is loaded, and checked exactly)."""
+        if len(set(self.ids)) < len(self.ids):
+            return True
+        aliases = set(self.aliases)
+        if len(aliases) < len(self.aliases) or not aliases.isdisjoint(self.names):
+            return True
+        return bool(self.own_aliases) and len(set(self.names)) < len(self.names)
+
+    def fill(self, catalog: Catalog) -> None:
+        """Add the kept parts to ``catalog`` (in the order they were read) with the
+        :class:`Reduction` that says what was left out."""
+        kept = [
+            (seq, role, slim)
+            for role, state in self.roles.items()
+            for group in state.best.values()
+            for _, _, seq, slim in group
+        ]
+        for _, role, slim in sorted(kept, key=operator.itemgetter(0)):
+            catalog.add_record(slim, role)
+        catalog.reduction = Reduction(self, catalog)
+
+
+class Reduction:
+    """What a reduced catalog knows of the parts it left out (:attr:`Catalog.reduction`)."""
+
+    def __init__(self, reducer: Reducer, catalog: Catalog) -> None:
+        self.shape = shape(reducer.request, reducer.day)
+        self.top = reducer.request.top
+        self.fields = {role: state.fields for role, state in reducer.roles.items()}
+        self.index = {role: (state.usd, state.file_no, state.offset) for role, state in reducer.roles.items()}
+        self.newest = dict(reducer.newest)
+        self.catalog = catalog
+
+    def admits(self, request: Request, day: dt.date, fields: dict[str, tuple[str, ...]]) -> bool:
+        """Whether a search of ``request`` (reading ``fields`` of each role) finds in the reduced
+        catalog what it would find in the whole one."""
+        return (
+            shape(request, day) == self.shape
+            and not (request.exclude or request.require or request.gpu or request.verified_only)
+            and (request.top <= self.top)
+            and all(set(names) <= set(self.fields.get(role, ())) for role, names in fields.items())
+        )
+
+    def offered(self, role: str) -> int:
+        """How many parts the whole catalog offers for ``role``."""
+        return len(self.index[role][0])
+
+    def cheaper(self, role: str, usd: float) -> tuple[Priced | None, int]:
+        """The nearest cheaper offered part than ``usd`` (of the dearest such, the first read)
+        and how many offered parts are cheaper."""
+        prices, files, offsets = self.index[role]
+        best, at, count = float("-inf"), -1, 0
+        for i, price in enumerate(prices):
+            if price < usd:
+                count += 1
+                if price > best:
+                    best, at = price, i
+        if at < 0:
+            return None, 0
+        part = self.catalog.part_at(files[at], offsets[at])
+        point = fresh_price(part, self.shape[0], self.shape[1])
+        assert point is not None  # it was offered
+        return Priced(part, point.usd, point.date, kind_of(point)), count
+
+
+def streamable(paths: Sequence[str | Path] | None, request: Request, *, overlays: bool = False) -> bool:
+    """Whether `suggest` may read this catalog streaming (the module docstring says when not)."""
+    if not paths or overlays or request.exclude or request.require or request.gpu or request.verified_only:
+        return False
+    if user_parts_file().is_file() or user_prices_file().is_file():
+        return False
+    from partpicker.catalog.checks import CURATION_ONLY, LINT_CHECKS
+    from partpicker.catalog.checks.interface import PART_CHECKS
+
+    # The checks of the whole catalog it makes on hashes; any other one needs the whole catalog.
+    if set(LINT_CHECKS) - set(PART_CHECKS) - CURATION_ONLY != {"alias-conflict"}:
+        return False
+    return all(f.suffix == ".jsonl" for f in catalog_files(paths))
+
+
+def streamed_catalog(
+    paths: Sequence[str | Path] | None, rules: dict[str, RuleSpec], request: Request, *, overlays: bool = False
+) -> Catalog | None:
+    """The catalog ``request`` needs, read streaming and reduced (see the module docstring);
+    None when it cannot be (then load it whole: :func:`streamable`, or a catalog with a
+    problem, which the whole load reports)."""
+    if not streamable(paths, request, overlays=overlays):
+        return None
+    from partpicker.catalog.checks import CURATION_ONLY
+    from partpicker.catalog.checks.interface import PART_CHECKS
+    from partpicker.pricing import today
+
+    reducer = Reducer(rules, request, request.as_of or today())
+    checks = {cid: fn for cid, fn in PART_CHECKS.items() if cid not in CURATION_ONLY}
+    catalog, problems = read_catalog(paths, part_checks=checks, keep=reducer.take)
+    if any(p.severity == "error" for p in problems) or reducer.suspect():
+        return None
+    reducer.fill(catalog)
+    return catalog

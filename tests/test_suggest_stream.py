@@ -1,0 +1,166 @@
+"""`suggest` on a JSON Lines catalog read streaming (:mod:`partpicker.suggest.reduce`) keeps only
+what the request can choose, and answers exactly as on the whole catalog: the same builds,
+totals, reasons, near misses, counts and why-lines; a catalog it cannot reduce exactly is
+not reduced."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from partpicker.catalog import Catalog, load_catalog
+from partpicker.catalog.checks import CURATION_ONLY, check_catalog
+from partpicker.rules.rulebook import load_rules
+from partpicker.suggest.answer import Solution, solve
+from partpicker.suggest.formats import json as suggest_json
+from partpicker.suggest.formats import text as suggest_text
+from partpicker.suggest.offer import Request
+from partpicker.suggest.reduce import streamed_catalog
+
+from .conftest import fast_first
+from .support.random_catalog import DAY, make
+
+RULES = load_rules()
+SIZES = {"cpu": 14, "motherboard": 10, "gpu": 14, "ram": 6, "ssd": 5, "psu": 10, "case": 8, "cooler": 5}
+"""Several parts per class, so that the reduction has something to leave out."""
+
+
+def as_jsonl(catalog: Catalog, path: Path, copies: int = 1) -> Path:
+    """Write a catalog as JSON Lines, but its parts that `catalog check` rejects (the random
+    catalogs are made for the rules, not for the checks); ``copies`` > 1 repeats each part
+    under new ids and names at other prices (more parts alike)."""
+    rng = random.Random(len(catalog))
+    lines = []
+    for copy in range(copies):
+        for part in catalog:
+            raw = part.model_dump(mode="json")
+            if copy:
+                raw["id"], raw["name"], raw["aliases"] = f"{part.id}-c{copy}", f"{part.name} copy {copy}", []
+                for price in raw["prices"]:
+                    price["usd"] = round(price["usd"] * rng.choice([0.9, 1.0, 1.1]), 2)
+            lines.append({"category": part.category, **raw})
+    _write(path, lines)
+    _, problems = check_catalog([path], skip=CURATION_ONLY)
+    bad = {p.line for p in problems if p.severity == "error"}
+    return _write(path, [line for number, line in enumerate(lines, 1) if number not in bad])
+
+
+def _everything(solution: Solution) -> tuple[Any, ...]:
+    """All an answer says (its JSON, its text, and the reasons behind both)."""
+    return (
+        json.dumps(suggest_json.as_dict(solution, None), sort_keys=True, default=str),
+        suggest_text.text(solution, None),
+        solution.reason,
+        solution.binding,
+        solution.retry_as_of,
+        solution.near_miss and (solution.near_miss.rule, solution.near_miss.message),
+    )
+
+
+def _request(rng: random.Random) -> Request:
+    gpus = rng.choice([1, 2, 4])
+    return Request(
+        gpus=gpus,
+        start_gpus=rng.randint(1, gpus),
+        min_vram=rng.choice([0, 0, 12]),
+        min_storage_gb=rng.choice([0, 500]),
+        as_of=DAY,
+        stale_days=rng.choice([None, None, 200]),
+        top=rng.choice([1, 1, 3]),
+        strict=rng.random() < 0.3,
+        allow_unknown=rng.random() < 0.3,
+        objective=rng.choice(["now", "full"]),
+        budget=rng.choice([None, None, 1500.0, 3000.0]),
+        psus=2 if rng.random() < 0.15 else 1,
+    )
+
+
+@pytest.mark.parametrize("seed", fast_first(range(60), 6))
+def test_streamed_answers_equal_whole_catalog_answers(seed: int, tmp_path: Path) -> None:
+    rng = random.Random(70_000 + seed)
+    path = as_jsonl(make(rng, SIZES), tmp_path / "random.jsonl", copies=2)
+    for i in range(3):
+        request = _request(rng)
+        # a fresh one (the tests load a file once): the search counts the rule checks its memos spare
+        whole = load_catalog([shutil.copy(path, tmp_path / f"whole-{i}.jsonl")])
+        streamed = streamed_catalog([path], RULES, request)
+        assert streamed is not None
+        assert len(streamed) < len(whole)  # it left something out
+        assert _everything(solve(streamed, RULES, request)) == _everything(solve(whole, RULES, request))
+
+
+def test_memory_follows_the_classes(tmp_path: Path) -> None:
+    """Ten copies of a catalog keep no more parts than one copy has classes (times --top)."""
+    rng = random.Random(5)
+    base = make(rng, SIZES)
+    one = streamed_catalog([as_jsonl(base, tmp_path / "one.jsonl")], RULES, Request(as_of=DAY, min_vram=0))
+    ten = streamed_catalog([as_jsonl(base, tmp_path / "ten.jsonl", 10)], RULES, Request(as_of=DAY, min_vram=0))
+    assert one is not None and ten is not None
+    assert len(ten) <= len(one)  # a copy is alike to its original: one of each class is kept
+    assert ten.reduction.offered("cpu") == 10 * one.reduction.offered("cpu")
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _write(path: Path, lines: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+@pytest.mark.parametrize("defect", ["duplicate-id", "alias-conflict", "own-alias-conflict", "bad-line"])
+def test_a_catalog_with_a_problem_is_not_reduced(defect: str, tmp_path: Path) -> None:
+    """Loading it whole reports the problem exactly (file, line, words)."""
+    lines = _lines(as_jsonl(make(random.Random(3), SIZES), tmp_path / "good.jsonl"))
+    cpus = [line for line in lines if line["category"] == "cpu"]
+    if defect == "duplicate-id":
+        lines.append({**cpus[0], "name": "Another name"})
+    elif defect == "alias-conflict":
+        cpus[1]["aliases"] = [cpus[0]["name"].upper()]
+    elif defect == "own-alias-conflict":  # an alias that is its own name, and another part of that name
+        cpus[1]["name"], cpus[1]["aliases"] = cpus[0]["name"], [cpus[0]["name"]]
+    else:
+        lines.append({**cpus[0], "id": "fresh-id", "name": "Fresh", "cores": -1})
+    path = _write(tmp_path / "bad.jsonl", lines)
+    assert streamed_catalog([path], RULES, Request(as_of=DAY)) is None
+
+
+def test_two_parts_of_one_name_are_reduced(tmp_path: Path) -> None:
+    """(A name twice is no problem: only an alias naming two parts is.)"""
+    lines = _lines(as_jsonl(make(random.Random(4), SIZES), tmp_path / "good.jsonl"))
+    cpus = [line for line in lines if line["category"] == "cpu"]
+    cpus[1]["name"] = cpus[0]["name"]
+    assert streamed_catalog([_write(tmp_path / "names.jsonl", lines)], RULES, Request(as_of=DAY)) is not None
+
+
+@pytest.mark.parametrize(
+    "change", [{"exclude": ("x",)}, {"require": {"cpu": "x"}}, {"gpu": "RTX 3090"}, {"verified_only": True}]
+)
+def test_a_request_naming_parts_reads_the_whole_catalog(change: dict[str, Any], tmp_path: Path) -> None:
+    path = as_jsonl(make(random.Random(6), SIZES), tmp_path / "c.jsonl")
+    assert streamed_catalog([path], RULES, dataclasses.replace(Request(as_of=DAY), **change)) is None
+
+
+def test_yaml_and_own_parts_read_the_whole_catalog(tmp_path: Path) -> None:
+    path = as_jsonl(make(random.Random(6), SIZES), tmp_path / "c.jsonl")
+    assert streamed_catalog(None, RULES, Request(as_of=DAY)) is None  # the bundled YAML catalog
+    assert streamed_catalog([path], RULES, Request(as_of=DAY), overlays=True) is None
+
+
+def test_a_reduced_catalog_answers_only_its_own_request(tmp_path: Path) -> None:
+    path = as_jsonl(make(random.Random(7), SIZES), tmp_path / "c.jsonl")
+    request = Request(as_of=DAY, min_vram=0)
+    streamed = streamed_catalog([path], RULES, request)
+    assert streamed is not None
+    for same in ({"allow_unknown": True}, {"gpus": 2}, {"budget": 10.0}):  # it offers and weighs alike
+        solve(streamed, RULES, dataclasses.replace(request, **same))
+    for other in ({"top": 3}, {"min_vram": 12.0}, {"start_gpus": 2}, {"objective": "full"}, {"stale_days": 30}):
+        with pytest.raises(ValueError, match="reduced for another request"):
+            solve(streamed, RULES, dataclasses.replace(request, **other))
