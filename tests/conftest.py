@@ -105,6 +105,8 @@ def checked_catalog_once(
         os.environ.get("PARTPICKER_NO_CACHE"),
     )
     if key not in _bundled:
+        if plain:  # stored first, so that `validate` reads plain parts back, as it does when warm
+            REAL_CHECKED_CATALOG(None, skip=skip)
         checked, problems = REAL_CHECKED_CATALOG(None, skip=skip, plain=plain)
         _bundled[key] = (checked, tuple(problems))
     checked, problems = _bundled[key]
