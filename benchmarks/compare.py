@@ -10,8 +10,9 @@ slows every contender alike):
 - **floor**: read the JSON Lines file and ``json.loads`` every line (nothing kept);
 - **end to end**: the real command, ``partpicker suggest --gpus N --as-of AS_OF --catalog
   FILE --format json``, wall clock from the parent and peak RSS from ``wait4``;
-- **load / solve**: ``benchmarks/run.py --measure FILE``, which times ``load_catalog`` and
-  ``solve`` inside one process;
+- **load / solve**: ``benchmarks/run.py --measure FILE --streamed``, which times loading as
+  `suggest` does (``streamed_catalog``: reading and checking every line, keeping what the
+  request can choose) and ``solve`` inside one process;
 - **CP-SAT**: ``benchmarks/cpsat.py FILE`` (the `bench` extra: OR-Tools), the same problem as a
   CP-SAT model built from the same catalog and rule evaluations, end to end in its own process
   (load, build, solve); its optimum must equal partpicker's. A rule table of more class
@@ -75,6 +76,7 @@ def one_round(path: Path, gpus: int, as_of: str, max_combos: int = 0) -> dict[st
     cli += ["--min-storage", "0", "--catalog", str(path), "--format", "json"]  # as run.py's Request
     e2e, e2e_cpu, e2e_mb, out = _peak_of(cli)
     measure = [sys.executable, str(HERE / "run.py"), "--measure", str(path), "--gpus", str(gpus), "--as-of", as_of]
+    measure.append("--streamed")  # loading as the command does
     _, _, _, inner = _peak_of(measure)
     figures = json.loads(inner.strip().splitlines()[-1])
     answer = json.loads(out)

@@ -76,8 +76,12 @@ def measure(
     with_solver: bool = True,
     mem_limit_gb: float | None = None,
     gc_freeze: bool = False,
+    streamed: bool = False,
 ) -> dict[str, Any]:
     """Load (and solve, if the solver exists) in this process; the figures as a dict.
+
+    ``streamed`` loads as `suggest` does (``partpicker.suggest.reduce.streamed_catalog``: only
+    what the request can choose is kept), not the whole catalog.
 
     ``gc_freeze`` loads with the cyclic GC off and then moves the catalog to the permanent
     generation (`gc.freeze()`), as a CLI could: no collection then walks the parts again.
@@ -100,7 +104,11 @@ def measure(
     base = _peak_mb()
 
     wall, cpu = time.perf_counter(), time.process_time()
-    if gc_freeze:
+    if streamed:
+        catalog = _streamed(path, gpus, as_of)
+        if gc_freeze:
+            gc.freeze()
+    elif gc_freeze:
         # What the commands do (partpicker.cli.common.load_catalog_once), with the GC also
         # off while loading.
         gc.disable()
@@ -135,6 +143,18 @@ def measure(
             result["result"] = f"error: {type(exc).__name__}: {exc}"[:120]
     result["peak_mb"] = _peak_mb()
     return result
+
+
+def _streamed(path: Path, gpus: int, as_of: dt.date) -> Any:
+    """The catalog as `suggest --gpus N --as-of DAY --min-storage 0` reads it."""
+    from partpicker.rules.rulebook import load_rules
+    from partpicker.suggest.offer import Request
+    from partpicker.suggest.reduce import streamed_catalog
+
+    catalog = streamed_catalog([path], load_rules(), Request(gpus=gpus, as_of=as_of))
+    if catalog is None:
+        raise SystemExit(f"{path}: not read streaming (a problem in the catalog?)")
+    return catalog
 
 
 def _describe(solution: Any) -> str:
@@ -276,12 +296,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--streamed", action="store_true", help=argparse.SUPPRESS)  # (with --measure)
     parser.add_argument("--as-of", type=dt.date.fromisoformat, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
     as_of = args.as_of or dt.date.fromordinal(synth._profile(None).as_of)
     if args.measure is not None:  # the child: one size, one line of JSON
-        figures = measure(args.measure, args.gpus, as_of, not args.no_solve, args.mem_limit_gb, args.gc_freeze)
+        figures = measure(
+            args.measure, args.gpus, as_of, not args.no_solve, args.mem_limit_gb, args.gc_freeze, args.streamed
+        )
         print(json.dumps(figures))
         return 0
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from partpicker import vocab
+from partpicker import kinds, vocab
 from partpicker.errors import excerpt
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -74,7 +74,7 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False, defer_build=True)
 
 
-class Price(Strict):
+class Price(Strict, kinds.PriceKind):
     """One dated price point."""
 
     usd: float = Field(gt=0, description="Price in US dollars.")
@@ -90,11 +90,10 @@ other sourced facts by a stated rule, or recalled: the curator's knowledge of a 
 document that no copy here could be read of."""
 
 EVIDENCE_KINDS: tuple[str, ...] = ("manual", "maker", "review", "database", "derived", "recalled")
-WEAK_EVIDENCE: frozenset[str] = frozenset({"derived", "recalled"})
-"""Kinds a pass may rest on only with a 'verify before you buy' note."""
+WEAK_EVIDENCE = kinds.WEAK_EVIDENCE
 
 
-class Evidence(Strict):
+class Evidence(Strict, kinds.EvidenceKind):
     """The evidence for one spec field of a part, overriding the part's default kind."""
 
     kind: EvidenceKind
@@ -120,7 +119,7 @@ class Evidence(Strict):
         return self
 
 
-class Part(Strict):
+class Part(Strict, kinds.PartKind):
     """Fields every part has."""
 
     category: ClassVar[str] = "part"
@@ -177,16 +176,12 @@ class Part(Strict):
             )
         return value
 
-    def price_as_of(self, day: dt.date) -> Price | None:
-        """The latest price point on or before ``day`` (MSRP and street alike), or None."""
-        best: Price | None = None
-        for point in self.prices:
-            if point.date <= day and (best is None or point.date >= best.date):
-                best = point
-        return best
+    if TYPE_CHECKING:  # kinds.PartKind.price_as_of, typed
+
+        def price_as_of(self, day: dt.date) -> Price | None: ...
 
 
-class Cpu(Part):
+class Cpu(Part, kinds.CpuKind):
     """A processor."""
 
     category: ClassVar[str] = "cpu"
@@ -210,14 +205,14 @@ class Cpu(Part):
     ecc: bool | None = None
 
 
-class Sharing(Strict):
+class Sharing(Strict, kinds.SharingKind):
     """This slot's lanes when another slot is in use (0 = disabled)."""
 
     when: str = Field(description="Label of the other slot (PCIe or M.2) whose use causes this.")
     lanes: Lanes
 
 
-class PcieSlot(Strict):
+class PcieSlot(Strict, kinds.PcieSlotKind):
     """One PCIe expansion slot, as the board's manual describes it."""
 
     label: str = Field(min_length=1, description="The manual's name, e.g. PCIE1 or PCI_E3.")
@@ -236,7 +231,7 @@ class PcieSlot(Strict):
     shares: list[Sharing] = Field(default_factory=list)
 
 
-class M2Slot(Strict):
+class M2Slot(Strict, kinds.M2SlotKind):
     """One M.2 socket for storage."""
 
     label: str = Field(min_length=1)
@@ -252,7 +247,7 @@ class M2Slot(Strict):
     )
 
 
-class Motherboard(Part):
+class Motherboard(Part, kinds.MotherboardKind):
     """A motherboard with its slot map."""
 
     category: ClassVar[str] = "motherboard"
@@ -272,7 +267,7 @@ class Motherboard(Part):
     m2_slots: list[M2Slot] | None = Field(None, description="None if unknown; [] if the board has none.")
 
 
-class GpuPower(Strict):
+class GpuPower(Strict, kinds.GpuPowerKind):
     """Power sockets on a graphics card."""
 
     pcie_6pin: int = Field(0, ge=0, le=4)
@@ -280,7 +275,7 @@ class GpuPower(Strict):
     hpwr_12v: int = Field(0, ge=0, le=2, description="12VHPWR or 12V-2x6 sockets (600 W each).")
 
 
-class Gpu(Part):
+class Gpu(Part, kinds.GpuKind):
     """A graphics card (a specific board, not just the chip)."""
 
     category: ClassVar[str] = "gpu"
@@ -295,7 +290,7 @@ class Gpu(Part):
     pcie_gen: int | None = Field(None, ge=1, le=6)
 
 
-class Psu(Part):
+class Psu(Part, kinds.PsuKind):
     """A power supply."""
 
     category: ClassVar[str] = "psu"
@@ -320,7 +315,7 @@ class Psu(Part):
     length_mm: int | None = Field(None, ge=80, le=300)
 
 
-class Ssd(Part):
+class Ssd(Part, kinds.SsdKind):
     """A storage drive."""
 
     category: ClassVar[str] = "ssd"
@@ -332,7 +327,7 @@ class Ssd(Part):
     read_mbps: int | None = Field(None, ge=1, le=20_000)
 
 
-class Case(Part):
+class Case(Part, kinds.CaseKind):
     """A computer case."""
 
     category: ClassVar[str] = "case"
@@ -347,7 +342,7 @@ class Case(Part):
     max_cooler_height_mm: int | None = Field(None, ge=20, le=250)
 
 
-class Ram(Part):
+class Ram(Part, kinds.RamKind):
     """A memory kit."""
 
     category: ClassVar[str] = "ram"
@@ -359,12 +354,8 @@ class Ram(Part):
     ecc: bool | None = None
     registered: bool | None = None
 
-    @property
-    def total_gb(self) -> int:
-        return self.modules * self.module_gb
 
-
-class Cooler(Part):
+class Cooler(Part, kinds.CoolerKind):
     """A CPU cooler."""
 
     category: ClassVar[str] = "cooler"
@@ -380,12 +371,6 @@ class Cooler(Part):
     radiator_mm: int | None = Field(None, ge=80, le=480)
 
 
-_NOT_SPECS = frozenset({"id", "name", "brand", "aliases", "prices", "sources", "notes", "evidence", "field_evidence"})
-
-
-def spec_fields(cls: type[Part]) -> tuple[str, ...]:
-    """The fields of a part class that are specs (facts a rule may read), in declaration order."""
-    return tuple(name for name in cls.model_fields if name not in _NOT_SPECS)
-
+spec_fields = kinds.spec_fields
 
 CATEGORIES: dict[str, type[Part]] = {cls.category: cls for cls in (Cpu, Motherboard, Gpu, Psu, Ssd, Case, Ram, Cooler)}

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from partpicker.build import Build
-from partpicker.models import Part, Price
+from partpicker.parts import Part, Price
 
 OLD_DAYS = 365
 """A price older than this many days on the date asked about is old: used, with a warning."""

@@ -89,22 +89,25 @@ _bundled: dict[tuple[Any, ...], tuple[Catalog, tuple[Problem, ...]]] = {}
 
 
 def checked_catalog_once(
-    paths: Sequence[str | Path] | None = None, *, skip: frozenset[str] = frozenset()
+    paths: Sequence[str | Path] | None = None, *, skip: frozenset[str] = frozenset(), plain: bool = False
 ) -> tuple[Catalog, list[Problem]]:
     """:func:`partpicker.catalog.cache.checked_catalog` (what every CLI command loads), read from
     the user cache once per session, not on every command (~40 ms each): keyed as
     :func:`check_catalog_once`, plus the cache folder. tests/test_cache.py uses the real one."""
     if paths:
-        return REAL_CHECKED_CATALOG(paths, skip=skip)
+        return REAL_CHECKED_CATALOG(paths, skip=skip, plain=plain)
     key = (
         _files_of(None),
         skip,
+        plain,
         pricing.today(),
         os.environ.get("PARTPICKER_CACHE_DIR"),
         os.environ.get("PARTPICKER_NO_CACHE"),
     )
     if key not in _bundled:
-        checked, problems = REAL_CHECKED_CATALOG(None, skip=skip)
+        if plain:  # stored first, so that `validate` reads plain parts back, as it does when warm
+            REAL_CHECKED_CATALOG(None, skip=skip)
+        checked, problems = REAL_CHECKED_CATALOG(None, skip=skip, plain=plain)
         _bundled[key] = (checked, tuple(problems))
     checked, problems = _bundled[key]
     return checked, list(problems)

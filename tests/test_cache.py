@@ -12,10 +12,11 @@ from typing import Any
 import msgspec
 import networkx as nx
 import pytest
+from pydantic import BaseModel
 from typer.testing import CliRunner
 
 import partpicker
-from partpicker import cache
+from partpicker import cache, kinds
 from partpicker.catalog import Catalog, Problem
 from partpicker.catalog import cache as catalog_cache
 from partpicker.catalog import checks as catalog_checks
@@ -69,14 +70,43 @@ class Parses:
         return check_catalog(*args, **kwargs)
 
 
-def assert_same_catalog(got: Catalog, want: Catalog) -> None:
-    """Every part equal (value, type, the fields set), in the same order, defined at the same place."""
+def assert_twin(got: Any, want: Any) -> None:
+    """``got`` is ``want`` as it reads: a pydantic model as the plain object of its base class in
+    partpicker.kinds (the same fields in the same order, each value the same, nested records
+    alike), anything else equal and of the same type."""
+    if isinstance(want, BaseModel):
+        assert type(got) in type(want).__mro__ and issubclass(type(got), kinds.Plain), (got, want)
+        assert tuple(type(want).model_fields) == type(got).FIELDS
+        assert list(got.__dict__) == list(want.__dict__)
+        for name in type(got).FIELDS:
+            assert_twin(getattr(got, name), getattr(want, name))
+    elif isinstance(want, list | dict):  # (a list parsed from YAML is a yamlio.LineList)
+        assert type(got) in (list, dict) and isinstance(want, type(got)) and len(got) == len(want)
+        if isinstance(want, dict):
+            assert list(got) == list(want)
+        for a, b in zip(
+            got.values() if isinstance(got, dict) else got,
+            want.values() if isinstance(want, dict) else want,
+            strict=True,
+        ):
+            assert_twin(a, b)
+    else:
+        assert type(got) is type(want) and got == want
+
+
+def assert_same_catalog(got: Catalog, want: Catalog, *, plain: bool = False) -> None:
+    """Every part equal (value, type, the fields set), or with ``plain`` the same as the plain
+    twin of the model parsed (:func:`assert_twin`), in the same order, defined at the same place."""
     assert list(got.parts) == list(want.parts)
     for part_id, part in want.parts.items():
         other = got.parts[part_id]
-        assert type(other) is type(part)
-        assert other == part
-        assert other.model_fields_set == part.model_fields_set
+        if plain:
+            assert_twin(other, part)
+            assert type(other) is kinds.KINDS[part.category]
+        else:
+            assert type(other) is type(part)
+            assert other == part
+            assert other.model_fields_set == part.model_fields_set
         assert repr(other) == repr(part)  # the fields in the same order, nested models alike
         here, there = got.origin[part_id], want.origin[part_id]
         assert (here.path, here.line) == (there.path, there.line)
@@ -102,6 +132,10 @@ def test_a_hit_is_the_bundled_catalog_as_parsed(cache_dir: Path, monkeypatch: py
     reference, reference_problems = check_catalog(None, skip=CURATION_ONLY)  # the plain path
     assert_same_catalog(again, reference)
     assert again_problems == reference_problems
+    plain, plain_problems = catalog_cache.checked_catalog(None, skip=CURATION_ONLY, plain=True)
+    assert parses.count == 1
+    assert_same_catalog(plain, reference, plain=True)  # what `validate` reads: no pydantic
+    assert plain_problems == reference_problems
 
 
 def test_problems_are_kept_too(cache_dir: Path, small_bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -298,7 +332,7 @@ def test_the_key_follows_the_code_and_the_version(tmp_path: Path, monkeypatch: p
 
 
 def test_rebuild_refuses_what_is_not_of_the_models_shape() -> None:
-    from partpicker.build import Counted
+    from partpicker.build.schema import Counted
     from partpicker.models import Price, Psu
 
     price = Price(usd=100.0, date="2024-01-02", source="a shop")
@@ -334,8 +368,7 @@ def test_bundled_rules_read_back_equal_the_parsed_ones(cache_dir: Path, monkeypa
     stored = rulebook.load_rules()
     assert list(stored) == list(parsed) and len(stored) >= 20
     for rule_id, spec in parsed.items():
-        assert stored[rule_id] == spec
-        assert stored[rule_id].model_fields_set == spec.model_fields_set
+        assert_twin(stored[rule_id], spec)
 
 
 def test_a_damaged_rules_cache_is_ignored(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -181,7 +181,7 @@ def test_the_options_read_are_typers() -> None:
 
 
 def test_the_lean_date_range_is_the_build_files() -> None:
-    from partpicker.build import BuildFile
+    from partpicker.build.schema import BuildFile
     from partpicker.cli import plain
 
     assert (plain.FIRST_DAY, plain.LAST_DAY) == BuildFile.AS_OF_RANGE

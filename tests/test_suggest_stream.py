@@ -164,3 +164,19 @@ def test_a_reduced_catalog_answers_only_its_own_request(tmp_path: Path) -> None:
     for other in ({"top": 3}, {"min_vram": 12.0}, {"start_gpus": 2}, {"objective": "full"}, {"stale_days": 30}):
         with pytest.raises(ValueError, match="reduced for another request"):
             solve(streamed, RULES, dataclasses.replace(request, **other))
+
+
+def test_repeats_are_found_exactly() -> None:
+    """The hash check: equal low bits are candidates, only equal values are repeats."""
+    from array import array
+
+    from partpicker.suggest.reduce import _LOW, _repeats
+
+    rng = random.Random(1)
+    values = array("q", {rng.getrandbits(62) - 2**61 for _ in range(5000)})
+    alike_low = array("q", [v + _LOW * rng.randint(1, 1000) for v in values[:100]])  # same low bits
+    assert not _repeats(values) and not _repeats(values + alike_low)
+    assert not _repeats(values[:2500], values[2500:]) and not _repeats(values, alike_low)
+    assert _repeats(values + values[7:8])
+    assert _repeats(values[:2500], array("q", [values[1234]]))
+    assert not _repeats(array("q"), values) and not _repeats(array("q", [5]))

@@ -6,9 +6,11 @@ most of a `validate`. The result -- every part as loaded, where each was defined
 problems found -- is stored with :mod:`partpicker.cache` under a key made of the catalog
 files' bytes, the checks skipped, today's date (the checks judge prices against it), the
 package version and its source files; the next run
-makes the stored parts back into the same pydantic models (``msgspec`` MessagePack of plain
-data: no pickle, nothing from the file is ever executed) without validating them again
-(:func:`partpicker.cache.flatten` and :func:`~partpicker.cache.rebuild`). A stored file
+makes the stored parts back (``msgspec`` MessagePack of plain data: no pickle, nothing from
+the file is ever executed) without validating them again: as the same pydantic models
+(:func:`partpicker.cache.flatten` and :func:`~partpicker.cache.rebuild`), or for `validate`
+as their plain classes (:mod:`partpicker.kinds`: the models' bases, the same fields and
+behaviour, and no pydantic to import; :func:`partpicker.kinds.make`). A stored file
 that does not decode, or whose parts are not of their models' shape, is a miss: the catalog
 is parsed again.
 
@@ -19,12 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 
 from partpicker import cache, pricing
 from partpicker.catalog.load import Catalog, Origin, Problem, catalog_files
+
+if TYPE_CHECKING:
+    from partpicker.parts import Part
 
 KIND = "bundled-catalog"
 
@@ -51,14 +56,16 @@ class _Stored(msgspec.Struct, array_like=True):
 
 
 def checked_catalog(
-    paths: Sequence[str | Path] | None = None, *, skip: frozenset[str] = frozenset()
+    paths: Sequence[str | Path] | None = None, *, skip: frozenset[str] = frozenset(), plain: bool = False
 ) -> tuple[Catalog, list[Problem]]:
-    """:func:`partpicker.catalog.checks.check_catalog`, from the cache for the bundled catalog."""
+    """:func:`partpicker.catalog.checks.check_catalog`, from the cache for the bundled catalog:
+    its parts as the pydantic models, or with ``plain`` as their plain classes (what `validate`
+    reads: no pydantic to import; :mod:`partpicker.kinds`)."""
     files = None if paths else catalog_files(None)
     key = _key(files, skip) if files else None
     if key is not None:
         payload = cache.load(KIND, key)
-        found = _decode(payload) if payload is not None else None
+        found = _decode(payload, plain=plain) if payload is not None else None
         if found is not None:
             return found
     from partpicker.catalog.checks import check_catalog
@@ -86,9 +93,16 @@ def encode(catalog: Catalog, problems: Sequence[Problem]) -> bytes:
     return msgspec.msgpack.encode(_Stored(parts, found))
 
 
-def _decode(payload: bytes) -> tuple[Catalog, list[Problem]] | None:
+def _decode(payload: bytes, *, plain: bool = False) -> tuple[Catalog, list[Problem]] | None:
     """The catalog and problems stored, or None if the payload is not a catalog this code wrote."""
-    from partpicker.models import CATEGORIES
+    from partpicker.kinds import KINDS, make
+
+    def made(category: str, data: Any) -> Part:
+        if plain:
+            return cast("Part", make(KINDS[category], data))
+        from partpicker.models import CATEGORIES
+
+        return cache.rebuild(CATEGORIES[category], data)
 
     try:
         stored = msgspec.msgpack.decode(payload, type=_Stored)
@@ -97,7 +111,7 @@ def _decode(payload: bytes) -> tuple[Catalog, list[Problem]] | None:
     catalog = Catalog()
     try:
         for entry in stored.parts:
-            catalog.add(cache.rebuild(CATEGORIES[entry.category], entry.data), Origin(entry.path, entry.line, None))
+            catalog.add(made(entry.category, entry.data), Origin(entry.path, entry.line, None))
     except (KeyError, ValueError, TypeError):
         return None
     problems = [Problem(p.check, p.path, p.line, p.message, p.part_id, p.severity) for p in stored.problems]

@@ -11,9 +11,12 @@ comes only from the user (the build file's ``price:``, or a parts file).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from partpicker.catalog import names
-from partpicker.models import Part, Ram, Ssd
+
+if TYPE_CHECKING:
+    from partpicker.models import Part, Ram, Ssd  # imported when a generic part is made (issue 14)
 
 GENERIC_BRAND = "generic"
 GENERIC_ORIGIN = "generic part: from its name"
@@ -43,6 +46,8 @@ def _ram(name: str) -> Ram | None:
     ecc, registered = specs.get("ecc"), specs.get("registered")
     bits = [f"{modules}x{size}gb", kind, str(speed or "")]
     bits += ["ecc" if ecc else "", "rdimm" if registered else ""]
+    from partpicker.models import Ram
+
     return Ram(
         id=_slug("generic-ram", bits),
         name=name.strip(),
@@ -73,6 +78,8 @@ def _ssd(name: str) -> Ssd | None:
         return None
     if not isinstance(capacity, int) or interface not in ("nvme", "sata"):
         return None
+    from partpicker.models import Ssd
+
     return Ssd(
         id=_slug("generic-ssd", [f"{capacity}gb", form_factor, interface, f"gen{gen}" if gen else ""]),
         name=name.strip(),

@@ -13,14 +13,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
-from pydantic import ValidationError
 
 from partpicker import yamlio
 from partpicker.build import Provenance
 from partpicker.catalog import resolve
 from partpicker.catalog.generic import GENERIC_BRAND, GENERIC_ORIGIN
 from partpicker.errors import InputError, excerpt, printable
-from partpicker.models import CATEGORIES, Part
+from partpicker.parts import KINDS, Part
 from partpicker.paths import catalog_dir
 
 if TYPE_CHECKING:
@@ -60,9 +59,9 @@ class Catalog:
     def __init__(self) -> None:
         self._parts: dict[str, Part] = {}
         self._origin: dict[str, Origin] = {}
-        self._by_category: dict[str, list[Part]] = {cat: [] for cat in CATEGORIES}
+        self._by_category: dict[str, list[Part]] = {cat: [] for cat in KINDS}
         self._records: dict[str, Any] = {}
-        self._entries: dict[str, list[Any]] = {cat: [] for cat in CATEGORIES}
+        self._entries: dict[str, list[Any]] = {cat: [] for cat in KINDS}
         self._files: list[Path] = []
         self._made: dict[str, Part] = {}
         self._models: list[Part] = []
@@ -322,6 +321,8 @@ def _category_and_parts(doc: Any, spath: str, problems: list[Problem]) -> tuple[
             )
         )
         return None
+    from partpicker.models import CATEGORIES  # pydantic: when a catalog is parsed (issue 14)
+
     category = doc["category"]
     cls = CATEGORIES.get(category) if isinstance(category, str) else None
     if cls is None:
@@ -343,6 +344,8 @@ def _category_and_parts(doc: Any, spath: str, problems: list[Problem]) -> tuple[
 
 def _add_parts(cls: type[Part], parts: list[Any], spath: str, catalog: Catalog, problems: list[Problem]) -> None:
     """Validate each raw part and add it, or note its problems."""
+    from pydantic import ValidationError
+
     for index, raw in enumerate(parts):
         line = yamlio.line_of(parts, [index])
         raw_id = raw.get("id") if isinstance(raw, dict) else None
@@ -473,6 +476,10 @@ def _plain_row(line: bytes, number: int, offset: int, lines: _Lines) -> None:
         why = "nested too deeply" if isinstance(exc, RecursionError) else printable(str(exc))[:200]
         problems.append(Problem("yaml-syntax", spath, number, f"malformed JSON: {why}"))
         return
+    from pydantic import ValidationError
+
+    from partpicker.models import CATEGORIES
+
     cls = CATEGORIES.get(raw.pop("category", None)) if isinstance(raw, dict) else None
     if cls is None:
         problems.append(Problem("vocabulary", spath, number, "each line needs a known `category`"))

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from partpicker.models import Case, Cooler, Cpu, Gpu, Motherboard, Part, Psu, Ram, Ssd
+from partpicker.parts import Case, Cooler, Cpu, Gpu, Motherboard, Part, Psu, Ram, Ssd
 
 # Words that are part of a part's identity: a part whose name has one is a candidate only
 # for a query that says it. Per category, because "Pro" is a variant of a CPU, an SSD or a

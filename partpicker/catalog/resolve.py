@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from partpicker.catalog import generic, names
-from partpicker.models import Part
+from partpicker.parts import Part
 
 if TYPE_CHECKING:
     from partpicker.catalog.load import Catalog

@@ -11,7 +11,7 @@ such parts out (what `suggest` wants: it may offer only parts that can be proven
 from __future__ import annotations
 
 from partpicker.catalog.load import Catalog
-from partpicker.models import Part, spec_fields
+from partpicker.parts import Part, spec_fields
 
 
 def _recalled(part: Part) -> list[str]:
@@ -25,7 +25,9 @@ def _recalled(part: Part) -> list[str]:
 
 
 def _nullable(cls: type[Part], field: str) -> bool:
-    info = cls.model_fields[field]
+    from partpicker.models import CATEGORIES  # the field's default (a plain part has none: kinds.py)
+
+    info = CATEGORIES[cls.category].model_fields[field]
     return not info.is_required() and info.default is None and info.default_factory is None
 
 

@@ -162,7 +162,7 @@ MAX_STALE_DAYS = 36_500
 
 
 def load_catalog_once(
-    paths: Sequence[Path] | None, parts: Sequence[Path] | None = None, allow_broken: bool = False
+    paths: Sequence[Path] | None, parts: Sequence[Path] | None = None, allow_broken: bool = False, plain: bool = False
 ) -> Catalog:
     """Load the catalog for a command (the bundled one from the cache when it is there,
     :mod:`partpicker.catalog.cache`), refusing (or, with ``allow_broken``, warning about) one
@@ -170,14 +170,15 @@ def load_catalog_once(
     prices on top of it (the per-user files, then each ``--parts`` file); then move it out of
     the garbage collector's sight: a command loads one catalog and keeps it to the end, and on
     a 100k-part catalog the collector's passes over it cost more than the work
-    (benchmarks/README.md)."""
+    (benchmarks/README.md). ``plain``: a cached bundled catalog's parts as the plain classes of
+    :mod:`partpicker.kinds` (`validate`, which reads only their fields: no pydantic to import)."""
     import gc
 
     from partpicker.catalog.cache import checked_catalog
     from partpicker.catalog.load import CURATION_ONLY, broken_catalog
     from partpicker.paths import user_parts_file, user_prices_file
 
-    catalog, found = checked_catalog(paths, skip=CURATION_ONLY)
+    catalog, found = checked_catalog(paths, skip=CURATION_ONLY, plain=plain)
     problems = [p for p in found if p.severity == "error"]  # warnings pass `catalog check` too
     if problems and not allow_broken:
         raise broken_catalog(

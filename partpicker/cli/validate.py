@@ -55,11 +55,12 @@ def execute(opts: Options) -> int:
     builds: list[Build] = []
 
     def run() -> Report:
-        build = load_build(opts.build_file, load_catalog_once(opts.catalog, opts.parts, opts.allow_broken_catalog))
+        catalog = load_catalog_once(opts.catalog, opts.parts, opts.allow_broken_catalog, plain=True)
+        build = load_build(opts.build_file, catalog)
         if opts.power_limit is not None:  # the option wins over the file's power_limit_w
             build = replace(build, power_limit_w=opts.power_limit)
         if wall is not None:  # wall-circuit judged on the named circuit
-            build = replace(build, rules=workplan.with_circuit(dict(build.rules), wall))  # type: ignore[arg-type]
+            build = replace(build, rules=workplan.with_circuit(dict(build.rules), wall))
         builds.append(build)
         rules = load_rules()
         return evaluate(build, rules, as_of=day, stale_days=opts.stale_days, verified_only=opts.verified_only)

@@ -84,7 +84,7 @@ def report_of(
     if not solution.choices:
         return None
     build = build or solution.choices[0].build
-    build = replace(build, rules=with_circuit(dict(build.rules), wall))  # type: ignore[arg-type]
+    build = replace(build, rules=with_circuit(dict(build.rules), wall))
     return evaluate(build, load_rules(), as_of=solution.as_of, verified_only=verified_only)
 
 

@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from partpicker.models import M2Slot, Motherboard, PcieSlot, Ssd
+from partpicker.parts import M2Slot, Motherboard, PcieSlot, Ssd
 
 
 @dataclass(frozen=True)

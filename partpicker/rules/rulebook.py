@@ -13,33 +13,29 @@ import re
 import string
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import msgspec
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from partpicker import cache, paths, yamlio
-from partpicker.build import PROFILES, ROLES, Build
+from partpicker.build import PROFILES, Build
 from partpicker.errors import InputError
-from partpicker.models import CATEGORIES, Part
+from partpicker.kinds import Nested, Plain, dict_of, list_of, make
+from partpicker.parts import Part
 
 Status = Literal["pass", "fail", "unknown"]
 Severity = Literal["error", "warning", "info"]
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # built on first validation
+class ParamKind(Plain):
+    """A rule parameter with its default, and the type and range an override must keep to
+    (:class:`partpicker.rules.schema.Param` is its schema)."""
 
-
-class Param(_Strict):
-    """A rule parameter with its default, and the type and range an override must keep to."""
-
-    default: int | float | str | bool
-    help: str
-    type: Literal["int", "float", "bool", "str"] | None = Field(None, description="Default: the default's type.")
-    min: float | None = Field(None, allow_inf_nan=False, description="Least value an override may set.")
-    max: float | None = Field(None, allow_inf_nan=False, description="Greatest value an override may set.")
+    FIELDS = ("default", "help", "type", "min", "max")
+    if TYPE_CHECKING:
+        default: int | float | str | bool
+        type: str | None
 
     @property
     def kind(self) -> str:
@@ -47,73 +43,45 @@ class Param(_Strict):
         return self.type or {bool: "bool", int: "int", float: "float", str: "str"}[type(self.default)]
 
 
-class Example(_Strict):
-    """A small build on which the rule must give ``expect``."""
+class ExampleKind(Plain):
+    """A small build on which the rule must give ``expect`` (schema: ``schema.Example``)."""
 
-    id: str
-    expect: Status
-    target_gpus: int = Field(4, ge=1, le=16)
-    gpu_count: int = Field(1, ge=1, le=16)
-    power_limit_w: int | None = Field(None, ge=1, le=2000)
-    parts: dict[str, str | list[str]]
-    overrides: dict[str, dict[str, Any]] = Field(default_factory=dict)
-    params: dict[str, Any] = Field(default_factory=dict)
-    why: str = ""
+    FIELDS = ("id", "expect", "target_gpus", "gpu_count", "power_limit_w", "parts", "overrides", "params", "why")
 
 
-class RuleSpec(_Strict):
-    """A rule as its file declares it."""
+class RuleSpecKind(Plain):
+    """A rule as its file declares it (schema: :class:`partpicker.rules.schema.RuleSpec`)."""
 
-    id: str
-    title: str
-    profile: Literal["compat", "dl-workstation"]
-    severity: Severity
-    roles: list[str] = Field(min_length=1)
-    reads: dict[str, list[str]] = Field(description="The fields the check reads, per role.")
-    applies_when: list[str] = Field(default_factory=list)
-    params: dict[str, Param] = Field(default_factory=dict)
-    message: dict[Status, str]
-    explanation: str
-    formula: str = Field("", description="The threshold at N GPUs, in one line (the README table shows it).")
-    sources: list[str] = Field(min_length=1)
-    examples: list[Example] = Field(min_length=2)
+    FIELDS = (
+        "id",
+        "title",
+        "profile",
+        "severity",
+        "roles",
+        "reads",
+        "applies_when",
+        "params",
+        "message",
+        "explanation",
+        "formula",
+        "sources",
+        "examples",
+    )
+    NESTED: ClassVar[Nested] = {"params": dict_of(ParamKind), "examples": list_of(ExampleKind)}
+    if TYPE_CHECKING:
+        params: dict[str, Any]
 
     def defaults(self) -> dict[str, Any]:
         """The parameters at their defaults."""
         return {name: p.default for name, p in self.params.items()}
 
-    def _roles_and_reads(self) -> None:
-        """Known roles; ``reads`` names exactly the rule's roles, and fields their models have."""
-        for role in [*self.roles, *self.applies_when]:
-            if role not in ROLES:
-                raise ValueError(f"unknown role {role!r}; roles are {', '.join(ROLES)}")
-        if set(self.reads) != set(self.roles):
-            raise ValueError(f"reads must name exactly the roles {self.roles}")
-        for role, fields in self.reads.items():
-            model = CATEGORIES[role]
-            for name in fields:
-                if name not in model.model_fields:
-                    raise ValueError(f"reads.{role}: {model.__name__} has no field {name!r}")
 
-    @model_validator(mode="after")
-    def _consistent(self) -> RuleSpec:
-        self._roles_and_reads()
-        expects = {e.expect for e in self.examples}
-        if not {"pass", "fail"} <= expects:
-            raise ValueError("a rule needs at least one pass and one fail example")
-        for status, template in self.message.items():
-            for field in _fields(template):
-                if not field.isidentifier():
-                    raise ValueError(f"message.{status}: placeholder {{{field}}} must be a plain name")
-        for ex in self.examples:
-            unknown = set(ex.params) - set(self.params)
-            if unknown:
-                raise ValueError(f"example {ex.id}: unknown params {sorted(unknown)}")
-        return self
-
-
-def _fields(template: str) -> list[str]:
-    return [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+if TYPE_CHECKING:
+    from partpicker.rules.schema import Example as Example
+    from partpicker.rules.schema import Param as Param
+    from partpicker.rules.schema import RuleSpec as RuleSpec
+else:  # at run time the plain classes, which the schema's models subclass (as partpicker.kinds)
+    Param, Example, RuleSpec = ParamKind, ExampleKind, RuleSpecKind
 
 
 def render(template: str, values: dict[str, Any]) -> str:
@@ -194,18 +162,22 @@ def _stored(key: str) -> dict[str, RuleSpec] | None:
     if payload is None:
         return None
     try:
-        specs = [cache.rebuild(RuleSpec, raw) for raw in msgspec.msgpack.decode(payload)]
+        specs = [make(RuleSpec, raw) for raw in msgspec.msgpack.decode(payload)]
     except (msgspec.DecodeError, ValueError, TypeError):
         return None
     return {spec.id: spec for spec in specs}
 
 
 def _parse_rules(files: list[Path]) -> dict[str, RuleSpec]:
+    from pydantic import ValidationError
+
+    from partpicker.rules.schema import RuleSpec as Schema
+
     rules: dict[str, RuleSpec] = {}
     for path in files:
         loaded = yamlio.read(path)
         try:
-            spec = RuleSpec.model_validate(loaded.data)
+            spec = Schema.model_validate(loaded.data)
         except ValidationError as exc:
             err = exc.errors()[0]
             loc = ".".join(map(str, err["loc"]))
@@ -233,7 +205,9 @@ def example_build(example: Example, catalog: Any) -> Build:
         if part is None or part.category != role:
             raise InputError(f"example {example.id}: no {role} with id {ident!r} in the catalog")
         if role in example.overrides:
-            part = type(part).model_validate({**part.model_dump(), **example.overrides[role]})
+            from partpicker.models import CATEGORIES
+
+            part = CATEGORIES[role].model_validate({**part.model_dump(), **example.overrides[role]})
         return part
 
     parts = {

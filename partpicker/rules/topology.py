@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from partpicker.models import Cpu
+from partpicker.parts import Cpu
 from partpicker.rules import layout as layout_mod
 from partpicker.rules.checks import Context
 

@@ -65,7 +65,7 @@ def class_key(fields: Sequence[str], frozen: Callable[[Any], Hashable]) -> Calla
     )
 
     def key(part: Any) -> tuple[Hashable, ...]:
-        return tuple(v if type(v) in _SCALARS else frozen(v) for v in values(part))
+        return tuple([v if type(v) in _SCALARS else frozen(v) for v in values(part)])
 
     return key
 
@@ -83,6 +83,8 @@ class Freezer:
     def __call__(self, value: Any) -> Hashable:
         if value is None or isinstance(value, int | float | str):
             return value
+        if type(value) is tuple and all(type(v) in _SCALARS for v in value):
+            return value  # (a record's list of sockets or form factors: frozen already)
         if self.by_id is not None:
             same = self.by_id.get(id(value))
             if same is not None and same[0] is value:
@@ -108,7 +110,7 @@ def shape(request: Request, day: dt.date) -> tuple[Any, ...]:
 class _Role:
     """The classes of one role being reduced, and the index of its offered parts."""
 
-    def __init__(self, fields: tuple[str, ...], frozen: Freezer, keep: int, weight: int) -> None:
+    def __init__(self, fields: tuple[str, ...], frozen: Callable[[Any], Hashable], keep: int, weight: int) -> None:
         self.fields, self.key, self.keep, self.weight = fields, class_key(fields, frozen), keep, weight
         self.best: dict[Hashable, list[tuple[float, str, int, Any]]] = {}
         self.usd = array("d")
@@ -138,7 +140,10 @@ class Reducer:
     def __init__(self, rules: dict[str, RuleSpec], request: Request, day: dt.date) -> None:
         self.request, self.day = request, day
         profile = [r for r in rules_for(request.profile, rules) if all(role in request.roles for role in r.roles)]
-        frozen = Freezer({}, None)
+        # Nested values by their JSON encoding: equal encodings are equal values, so the classes
+        # are as fine as the search's or finer (a dict in another key order), and each keeps at
+        # least what the search keeps; smaller and quicker than their frozen form.
+        frozen = msgspec.json.encode
         self.roles = {
             role: _Role(
                 fields_read(profile, role),
@@ -149,6 +154,7 @@ class Reducer:
             for role in request.roles
         }
         self.newest: dict[str, dt.date] = {}
+        """The newest price of each category, of its parts not offered."""
         self.ids = array("q")
         self.names = array("q")
         self.aliases = array("q")
@@ -160,17 +166,14 @@ class Reducer:
         """One valid part, as the loader read it (:data:`partpicker.catalog.load.Keep`)."""
         self.seq += 1
         self._hash(record, category)
-        if record.prices:
-            newest = max(p.date for p in record.prices)
-            if newest > self.newest.get(category, newest):
-                self.newest[category] = newest
-            self.newest.setdefault(category, newest)
         role = self.roles.get(category)
-        if role is None:
-            return
-        point = fresh_price(record, self.day, self.request.stale_days)
-        if point is not None and big_enough(record, category, self.request):
+        point = None if role is None else fresh_price(record, self.day, self.request.stale_days)
+        if role is not None and point is not None and big_enough(record, category, self.request):
             role.take(record, point.usd, self.seq, (file_no, offset), slim)
+        elif record.prices:  # the newest price of a category is read only when it offers nothing
+            newest = max(p.date for p in record.prices)
+            if newest > self.newest.setdefault(category, newest):
+                self.newest[category] = newest
 
     def _hash(self, record: Any, category: str) -> None:
         self.ids.append(hash(record.id))
@@ -186,12 +189,9 @@ class Reducer:
     def suspect(self) -> bool:
         """Whether two parts may share an id, or an alias may name two parts (equal hashes:
         then the whole catalog is loaded, and checked exactly)."""
-        if len(set(self.ids)) < len(self.ids):
+        if _repeats(self.ids) or _repeats(self.aliases, self.names):
             return True
-        aliases = set(self.aliases)
-        if len(aliases) < len(self.aliases) or not aliases.isdisjoint(self.names):
-            return True
-        return bool(self.own_aliases) and len(set(self.names)) < len(self.names)
+        return bool(self.own_aliases) and _repeats(self.names)
 
     def fill(self, catalog: Catalog) -> None:
         """Add the kept parts to ``catalog`` (in the order they were read) with the
@@ -207,6 +207,35 @@ class Reducer:
         catalog.reduction = Reduction(self, catalog)
 
 
+_LOW = 1 << 24
+"""The bitmaps of :func:`_repeats` have this many bits (2 MB each)."""
+
+
+def _repeats(values: array[int], among: array[int] | None = None) -> bool:
+    """Whether a value of ``values`` appears twice in it, or also in ``among``: in a few MB (a
+    bitmap of the values' low bits finds the candidates, a set of those decides), where a set
+    of a million hashes would take 64 MB."""
+    once, twice = bytearray(_LOW >> 3), bytearray(_LOW >> 3)
+    for value in values:
+        low = value & (_LOW - 1)
+        at, bit = low >> 3, 1 << (low & 7)
+        if once[at] & bit:
+            twice[at] |= bit
+        once[at] |= bit
+    for value in among or ():
+        low = value & (_LOW - 1)
+        if once[low >> 3] & (1 << (low & 7)):
+            twice[low >> 3] |= 1 << (low & 7)
+    candidates: set[int] = set()
+    for value in values:
+        low = value & (_LOW - 1)
+        if twice[low >> 3] & (1 << (low & 7)):
+            if value in candidates:
+                return True
+            candidates.add(value)
+    return any(value in candidates for value in among or ())
+
+
 class Reduction:
     """What a reduced catalog knows of the parts it left out (:attr:`Catalog.reduction`)."""
 
@@ -215,7 +244,8 @@ class Reduction:
         self.top = reducer.request.top
         self.fields = {role: state.fields for role, state in reducer.roles.items()}
         self.index = {role: (state.usd, state.file_no, state.offset) for role, state in reducer.roles.items()}
-        self.newest = dict(reducer.newest)
+        self.newest = {c: day for c, day in reducer.newest.items() if c not in self.index or not self.offered(c)}
+        """The newest price of each category that offers nothing (what the answer says then)."""
         self.catalog = catalog
 
     def admits(self, request: Request, day: dt.date, fields: dict[str, tuple[str, ...]]) -> bool:

@@ -40,8 +40,6 @@ from partpicker.suggest.offer import VARIETY_ROLES, Priced, Request, offer
 from partpicker.suggest.reduce import Freezer, class_key, fields_read
 from partpicker.validate.engine import run_rule
 
-_freeze = dominance.freeze
-
 
 class Domain(NamedTuple):
     """The candidates of a role, cheapest first, and a key naming them by value: the role
@@ -191,7 +189,7 @@ class Search:
         found = ids.get(part.id)
         if found is None:
             fields = tuple(rule.reads[role])
-            specs = (rule.id, role, fields, tuple(_freeze(getattr(part, name)) for name in fields))
+            specs = (rule.id, role, fields, tuple(self._frozen(getattr(part, name)) for name in fields))
             found = ids[part.id] = self.spec_ids.setdefault(specs, len(self.spec_ids))
         return found
 

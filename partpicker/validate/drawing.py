@@ -16,7 +16,7 @@ from typing import Any
 
 from partpicker.build import Build
 from partpicker.html.views import BoardView, CardView, M2View, PowerView, SlotView
-from partpicker.models import Gpu, M2Slot, Motherboard, PcieSlot, Psu, Ssd
+from partpicker.parts import Gpu, M2Slot, Motherboard, PcieSlot, Psu, Ssd
 from partpicker.rules import layout, power
 from partpicker.rules.checks import Unknown, psu_wattage
 from partpicker.vocab import FORM_FACTORS

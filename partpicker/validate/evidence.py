@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from partpicker.build import Build
-from partpicker.models import WEAK_EVIDENCE, Part, spec_fields
+from partpicker.parts import WEAK_EVIDENCE, Part, spec_fields
 from partpicker.rules.rulebook import RuleSpec
 
 

@@ -31,7 +31,10 @@ def _today_if_after(day: dt.date) -> dt.date:
 
 @lint_part("price-future", "a price dated after today, or before 1990")
 def check(part: Any) -> Iterator[Finding]:
+    seen = _SEEN.get(pricing.today)
     for i, price in enumerate(part.prices):
+        if seen is not None and EARLIEST <= price.date <= seen:
+            continue  # (the common case, without a call)
         if price.date < EARLIEST or price.date > _today_if_after(price.date):
             when = "after today" if price.date >= EARLIEST else f"before {EARLIEST}"
             yield Finding(f"price ${price.usd:,.2f} is dated {price.date}, {when}", ("prices", i))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, overload
 
 from partpicker.build import Build
-from partpicker.models import Case, Cooler, Cpu, Gpu, Motherboard, Part, Psu, Ram, Ssd
+from partpicker.parts import Case, Cooler, Cpu, Gpu, Motherboard, Part, Psu, Ram, Ssd
 from partpicker.rules import layout as layout_mod
 
 T = TypeVar("T")

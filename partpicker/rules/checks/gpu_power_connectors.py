@@ -7,7 +7,7 @@ for a 450 W RTX 4090, four for 600 W). A dual-PSU build has the cables of both u
 
 import math
 
-from partpicker.models import Gpu
+from partpicker.parts import Gpu
 from partpicker.rules.checks import Context, Outcome, check, verdict
 from partpicker.rules.checks.psu_wattage import psu_units
 

@@ -8,7 +8,7 @@ position (n-1)*s+1 or later, which must exist on a board of this form factor.
 import math
 from typing import Any
 
-from partpicker.models import Motherboard, PcieSlot
+from partpicker.parts import Motherboard, PcieSlot
 from partpicker.rules import layout
 from partpicker.rules.checks import Context, Outcome, check, failed, passed, unknown
 from partpicker.vocab import FORM_FACTORS

@@ -1,6 +1,6 @@
 """memory-compat: the RAM kit's type, module count and capacity suit the board and the CPU."""
 
-from partpicker.models import Cpu, Motherboard, Ram
+from partpicker.parts import Cpu, Motherboard, Ram
 from partpicker.rules.checks import Context, Outcome, Unknown, check, failed, passed
 
 

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from partpicker.models import M2Slot, Motherboard, Ssd
+from partpicker.parts import M2Slot, Motherboard, Ssd
 from partpicker.rules import layout
 from partpicker.rules.checks import Context, Outcome, Unknown, check, gpus, verdict
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from partpicker.models import Psu
+from partpicker.parts import Psu
 from partpicker.rules import power
 from partpicker.rules.checks import Context, Outcome, Unknown, check, gpus, verdict
 

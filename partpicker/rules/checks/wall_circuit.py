@@ -10,7 +10,7 @@ efficient of its PSUs (the conservative figure): the rule knows of one wall circ
 
 from fractions import Fraction
 
-from partpicker.models import Psu
+from partpicker.parts import Psu
 from partpicker.rules import power
 from partpicker.rules.checks import Context, Outcome, Unknown, check, gpus, verdict
 from partpicker.rules.checks.psu_wattage import gpu_note, psu_units

@@ -7,27 +7,15 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar, Literal, Protocol, TypeVar
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from partpicker import yamlio
 from partpicker.errors import InputError, excerpt, printable
-from partpicker.models import (
-    CATEGORIES,
-    Case,
-    Cooler,
-    Cpu,
-    Day,
-    Gpu,
-    Motherboard,
-    Part,
-    Price,
-    Psu,
-    Ram,
-    Ssd,
-    spec_fields,
-)
+from partpicker.kinds import Plain
+from partpicker.parts import Case, Cooler, Cpu, Gpu, Motherboard, Part, Price, Psu, Ram, Ssd, spec_fields
+
+if TYPE_CHECKING:
+    from partpicker.build.schema import PriceIn
 
 PROFILES: dict[str, list[str]] = {
     "compat": ["compat"],
@@ -62,79 +50,50 @@ class Provenance:
     """Where those price points came from (a file, or several)."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False, defer_build=True)
-
-
 MAX_NAME = 300
 """A part name in a build file is at most this long (a longer one is no catalog name)."""
 
-
-class PriceIn(_Strict):
-    """A price given in a build file: ``{usd: 450, date: 2025-06-01, source: my receipt}``."""
-
-    usd: float = Field(gt=0, le=1_000_000)
-    date: Day | None = None
-    source: str = Field("the build file", min_length=1)
-    kind: Literal["msrp", "street", "used"] = "street"
+AS_OF_RANGE = (dt.date(1990, 1, 1), dt.date(2100, 12, 31))
+"""The dates a build may be priced as of (what a PC part catalog can mean; no overflow)."""
 
 
-class Counted(_Strict):
-    """A part with a count and, optionally, its price: ``{part: NAME, count: N, price: 450}``;
-    or a part given by its specs: ``{spec: {name: ..., <the category's fields>}}``."""
+class CountedKind(Plain):
+    """A part entry written as a mapping (schema: :class:`partpicker.build.schema.Counted`)."""
 
-    part: str | None = Field(None, min_length=1)
-    spec: dict[str, Any] | None = None
-    count: int = Field(1, ge=1, le=16)
-    price: float | PriceIn | None = None
-
-    @model_validator(mode="after")
-    def _one_way(self) -> Counted:
-        if (self.part is None) == (self.spec is None):
-            raise ValueError("give either `part:` (a name) or `spec:` (the part's fields)")
-        return self
+    FIELDS = ("part", "spec", "count", "price")
+    if TYPE_CHECKING:
+        part: str | None
+        spec: dict[str, Any] | None
+        count: int
+        price: Any
 
 
-Entry = str | Counted
+class PartsSpecKind(Plain):
+    """The ``parts:`` mapping of a build file (schema: ``schema.PartsSpec``)."""
+
+    FIELDS = ROLES
+    if TYPE_CHECKING:
+
+        def __getattr__(self, role: str) -> Any: ...
 
 
-class PartsSpec(_Strict):
-    """The ``parts:`` mapping of a build file."""
+class BuildFileKind(Plain):
+    """A build file as written (schema: :class:`partpicker.build.schema.BuildFile`)."""
 
-    cpu: Entry | None = None
-    motherboard: Entry | None = None
-    gpu: Entry | None = None
-    ram: Entry | None = None
-    ssd: Entry | list[Entry] | None = None
-    psu: Entry | list[Entry] | None = None
-    case: Entry | None = None
-    cooler: Entry | None = None
-
-
-RuleSetting = Literal["off"] | bool | dict[str, Any]
+    FIELDS = ("name", "profile", "target_gpus", "as_of", "power_limit_w", "parts", "rules")
+    if TYPE_CHECKING:
+        name: str | None
+        profile: str
+        target_gpus: int | None
+        as_of: dt.date | None
+        power_limit_w: int | None
+        parts: PartsSpecKind
+        rules: dict[str, Any]
 
 
-class BuildFile(_Strict):
-    """A build file as written."""
-
-    name: str | None = None
-    profile: Literal["compat", "dl-workstation"] = "dl-workstation"
-    target_gpus: int | None = Field(None, ge=1, le=16)
-    as_of: Day | None = None
-    power_limit_w: int | None = Field(None, ge=1, le=2000)
-    parts: PartsSpec
-    rules: dict[str, RuleSetting] = Field(default_factory=dict)
-
-    AS_OF_RANGE: ClassVar[tuple[dt.date, dt.date]] = (dt.date(1990, 1, 1), dt.date(2100, 12, 31))
-    """The dates a build may be priced as of (what a PC part catalog can mean; no overflow)."""
-
-    @field_validator("as_of")
-    @classmethod
-    def _as_of_in_range(cls, value: dt.date | None) -> dt.date | None:
-        low, high = cls.AS_OF_RANGE
-        if value is not None and not low <= value <= high:
-            raise ValueError(f"must be from {low} to {high}")
-        return value
+Entry = str | CountedKind
+RuleSetting = Any
+"""A rule's setting in a build file: ``off``, true or false, or a mapping of parameters."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,7 +333,7 @@ def _not_empty(role: str, found: list[Entry], listed: bool, raw: Any, path: str)
 def _count(found: list[Entry], role: str, raw: Any, path: str, listed: bool) -> int:
     """How many of the part the entry asks for (GPUs, RAM kits and PSUs come several); a
     list of PSUs (``psu: [a, b]``) is one of each."""
-    counts = [e.count if isinstance(e, Counted) else 1 for e in found]
+    counts = [e.count if isinstance(e, CountedKind) else 1 for e in found]
     at = next((i for i, c in enumerate(counts) if c > 1), None)
     if at is not None and (role not in COUNTED_ROLES or listed):
         raise InputError(
@@ -428,6 +387,9 @@ class _PartReader:
         return part
 
     def _priced(self, part: Part, price: float | PriceIn) -> Part:
+        from partpicker.build.schema import PriceIn
+        from partpicker.models import Price
+
         given = PriceIn(usd=price) if isinstance(price, float | int) else price
         point = Price(
             usd=given.usd, date=given.date or self.as_of or dt.date.today(), source=given.source, kind=given.kind
@@ -468,6 +430,10 @@ def inline_part(role: str, fields: dict[str, Any], raw: Any, loc: list[int | str
 
     ``id`` defaults to a slug of the name, ``brand`` to "custom", ``sources`` to the build file.
     """
+    from pydantic import ValidationError
+
+    from partpicker.models import CATEGORIES
+
     cls = CATEGORIES[role]
     name = fields.get("name")
     if not isinstance(name, str) or not name.strip():
@@ -508,7 +474,7 @@ def _lines(raw: dict[str, Any]) -> dict[str, int]:
     return lines
 
 
-def _validated(raw: Any, path: str) -> BuildFile:
+def _validated(raw: Any, path: str) -> BuildFileKind:
     """The build file's document checked against the schema, or an error naming the key."""
     if raw is None:
         raise InputError("the build file is empty", path=path, hint="see examples/article-2018.yaml for the format")
@@ -519,11 +485,98 @@ def _validated(raw: Any, path: str) -> BuildFile:
             line=yamlio.line_of(raw, []),
             hint="see examples/article-2018.yaml for the format",
         )
+    plain = plain_spec(raw)
+    if plain is not None:
+        return plain
+    from pydantic import ValidationError
+
+    from partpicker.build.schema import BuildFile
+
     try:
         return BuildFile.model_validate(raw)
     except ValidationError as exc:
         err = _written_branch(exc.errors())
         raise InputError(_explain(err), path=path, line=yamlio.line_of(raw, err["loc"]), hint=_hint(err)) from None
+
+
+_KEYS = frozenset(BuildFileKind.FIELDS)
+_SINGLE = frozenset(ROLES) - {"ssd", "psu"}
+
+
+def plain_spec(raw: dict[Any, Any]) -> BuildFileKind | None:
+    """The build file read without pydantic when it is in the everyday forms the schema
+    (:class:`partpicker.build.schema.BuildFile`) takes as they are -- names, ``{part: NAME,
+    count: N}``, a YAML date, ``off``/true/false/a mapping per rule -- else None (then the
+    schema reads it: a price, a part by its specs, a quoted date, and every mistake, with
+    pydantic's own words). What this accepts, the schema accepts as the same values (tested)."""
+    parts = raw.get("parts")
+    if not set(raw) <= _KEYS or not isinstance(parts, dict) or not set(parts) <= set(ROLES):
+        return None
+    top = {key: raw.get(key) for key in ("name", "target_gpus", "as_of", "power_limit_w")}
+    profile, rules = raw.get("profile", "dl-workstation"), raw.get("rules", {})
+    entries = {role: _plain_entries(role, parts.get(role)) for role in ROLES}
+    if not (_plain_top(top, profile) and all(found is not _NO for found in entries.values())):
+        return None
+    if not isinstance(rules, dict) or not all(type(r) is str and _plain_setting(v) for r, v in rules.items()):
+        return None
+    settings = {rid: dict(value) if isinstance(value, dict) else value for rid, value in rules.items()}
+    return BuildFileKind.of(**top, profile=profile, parts=PartsSpecKind.of(**entries), rules=settings)
+
+
+_NO: Any = object()
+
+
+def _plain_top(top: dict[str, Any], profile: Any) -> bool:
+    """The top-level values are of the schema's types and within its bounds."""
+    return (
+        _optional(top["name"], str)
+        and type(profile) is str
+        and profile in PROFILES
+        and _whole(top["target_gpus"], 1, 16)
+        and _whole(top["power_limit_w"], 1, 2000)
+        and _day(top["as_of"])
+    )
+
+
+def _optional(value: Any, kind: type) -> bool:
+    return value is None or type(value) is kind
+
+
+def _day(value: Any) -> bool:
+    return value is None or (type(value) is dt.date and AS_OF_RANGE[0] <= value <= AS_OF_RANGE[1])
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    return value is None or (type(value) is int and low <= value <= high)
+
+
+def _plain_setting(value: Any) -> bool:
+    if isinstance(value, dict):
+        return all(type(key) is str for key in value)
+    return (type(value) is str and value == "off") or type(value) is bool
+
+
+def _plain_entries(role: str, value: Any) -> Any:
+    """A role's entry (or list of entries) as the schema makes it, or ``_NO``."""
+    if value is None:
+        return None
+    if isinstance(value, list):
+        if role in _SINGLE:
+            return _NO
+        listed = [_plain_entry(item) for item in value]
+        return _NO if any(item is _NO for item in listed) else listed
+    return _plain_entry(value)
+
+
+def _plain_entry(value: Any) -> Any:
+    if type(value) is str:
+        return value
+    if not isinstance(value, dict) or not set(value) <= {"part", "count"}:
+        return _NO
+    part, count = value.get("part"), value.get("count", 1)
+    if type(part) is not str or not part or not _whole(count, 1, 16) or count is None:
+        return _NO
+    return CountedKind.of(part=part, spec=None, count=count, price=None)
 
 
 def _written_branch(errors: Any) -> Any:
