@@ -485,6 +485,13 @@ def _validated(raw: Any, path: str) -> BuildFileKind:
             line=yamlio.line_of(raw, []),
             hint="see examples/article-2018.yaml for the format",
         )
+    if isinstance(raw.get("parts"), dict) and not raw["parts"]:
+        raise InputError(
+            "the build names no parts: `parts:` is empty",
+            path=path,
+            line=yamlio.line_of(raw, ["parts"]),
+            hint=f"list them under parts: ({', '.join(ROLES)}); see examples/article-2018.yaml",
+        )
     plain = plain_spec(raw)
     if plain is not None:
         return plain
