@@ -216,3 +216,18 @@ def test_adapter_fed_sockets_are_not_counted_as_native_cables_too() -> None:
     found = next(f for f in evaluate(build, load_rules()).findings if f.rule == "gpu-power-connectors")
     assert found.status == "pass"
     assert "(incl. 8 feeding 12VHPWR adapters) and 0 12VHPWR; the PSU has 9 and 0" in found.message
+
+
+def test_a_proven_build_calls_its_unknown_warnings_not_checked_not_unproven() -> None:
+    """Every error rule passes, psu-case-mounts (a warning) cannot be checked: the heading
+    must not say the build is not proven."""
+    from typer.testing import CliRunner
+
+    from partpicker.cli import app
+
+    args = ["suggest", "--gpus", "4", "--start-gpus", "4", "--gpu", "RTX 5090", "--psus", "2", "--as-of", "2025-07-31"]
+    text = CliRunner().invoke(app, args).stdout
+    first = text.split("\n\n")[0]
+    assert first.startswith("Cheapest build proven to pass every error rule")
+    assert "Warnings not checked:" in first and "Not proven:" not in first
+    assert "psu-case-mounts (warning)" in first

@@ -109,7 +109,12 @@ def _verify(choice: Choice) -> list[str]:
     """The rules the catalog could not check, and the derived or recalled facts passes rest on."""
     out = []
     if choice.unknowns:
-        out += ["  Not proven: the catalog does not know these facts (verify them before you buy):"]
+        head = (
+            "  Not proven: the catalog does not know these facts (verify them before you buy):"
+            if not choice.proven
+            else "  Warnings not checked: the catalog does not know these facts (verify them before you buy):"
+        )
+        out += [head]
         out += [f"    [??] {c.rule} ({c.severity}): {c.message}" for c in choice.unknowns]
     if choice.weak:
         out += ["  Verify before you buy (passes resting on derived or recalled facts):"]
