@@ -21,7 +21,8 @@ def run(ctx: Context) -> Outcome:
     _capacity(board, modules, total, problems, missing)
     problems += _cpu_and_buffering(ram, board, cpu, total)
     missing += _buffering_unknown(ram, board, cpu)
-    values = {"modules": modules, "total_gb": total, "type": ram.memory_type}
+    against = "the board and CPU" if cpu is not None else "the board (the build has no CPU to check it against)"
+    values = {"modules": modules, "total_gb": total, "type": ram.memory_type, "against": against}
     if problems:
         return failed(problems="; ".join(problems), **values)
     if missing:
