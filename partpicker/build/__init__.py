@@ -605,7 +605,8 @@ def _explain(err: Any) -> str:
         return f"unknown key {loc!r}"
     if kind == "missing":
         return f"required key {loc!r} is missing"
-    return f"{loc}: {printable(str(err['msg']))[:300]} (got {excerpt(err.get('input'))})"
+    said, got = printable(str(err["msg"]))[:300], excerpt(err.get("input"))
+    return f"{loc}: {said}" + ("" if got in said else f" (got {got})")
 
 
 def _hint(err: Any) -> str:
