@@ -100,6 +100,14 @@ def test_failing_build_exits_1_and_names_rule() -> None:
     assert "cpu-pcie-lanes" in failed
 
 
+def test_a_failed_warning_is_marked_warn_not_fail() -> None:
+    text = run("validate", str(ROOT / "examples" / "article-2018.yaml")).stdout
+    assert text.splitlines()[0].startswith("article-2018: PASS")
+    assert "  [warn] gpu-p2p (warning):" in text and "[FAIL] gpu-p2p" not in text
+    failing = run("validate", str(ROOT / "examples" / "fail-1200w-psu.yaml")).stdout
+    assert "  [FAIL] psu-wattage (error):" in failing
+
+
 def test_warnings_are_reported_with_severity() -> None:
     doc = json.loads(run("validate", str(ROOT / "examples" / "fail-4x-rtx-4090-1600w.yaml"), "-f", "json").stdout)
     wall = next(f for f in doc["findings"] if f["rule"] == "wall-circuit")
