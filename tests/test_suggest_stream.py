@@ -180,3 +180,24 @@ def test_repeats_are_found_exactly() -> None:
     assert _repeats(values + values[7:8])
     assert _repeats(values[:2500], array("q", [values[1234]]))
     assert not _repeats(array("q"), values) and not _repeats(array("q", [5]))
+
+
+def test_the_command_streams_and_says_what_is_wrong_with_a_broken_file(tmp_path: Path) -> None:
+    """`suggest --catalog X.jsonl` answers as on the whole catalog, and a duplicate id is
+    still reported at its line (exit 2), as before."""
+    from typer.testing import CliRunner
+
+    from partpicker.cli import app
+
+    path = as_jsonl(make(random.Random(8), SIZES), tmp_path / "c.jsonl", copies=2)
+    args = ["suggest", "--gpus", "2", "--as-of", str(DAY), "--min-vram", "0", "-f", "json", "--catalog"]
+    result = CliRunner().invoke(app, [*args, str(path)])
+    request = Request(gpus=2, as_of=DAY, min_vram=0, min_storage_gb=500)
+    want = suggest_json.as_dict(solve(load_catalog([shutil.copy(path, tmp_path / "w.jsonl")]), RULES, request), None)
+    assert json.loads(result.stdout)["search"] == want["search"]
+    assert json.loads(result.stdout)["total_usd"] == want["total_usd"]
+    lines = _lines(path)
+    broken = _write(tmp_path / "broken.jsonl", [*lines, lines[3]])
+    result = CliRunner().invoke(app, [*args, str(broken)])
+    assert result.exit_code == 2
+    assert f"broken.jsonl:{len(lines) + 1}" in result.stderr and "is used twice" in result.stderr
