@@ -146,7 +146,11 @@ class _Loader(_Base):
             problem = f"{_excerpt(node)} is not a valid {tag}"
             if isinstance(exc, ValueError) and "day is out of range" in str(exc):
                 problem = f"{_excerpt(node)} is not a real date ({exc})"
-            raise yaml.constructor.ConstructorError(None, None, problem, node.start_mark) from None
+            raise BadValue(None, None, problem, node.start_mark) from None
+
+
+class BadValue(yaml.constructor.ConstructorError):
+    """Well-formed YAML whose value is not one of its type (``!!int x``, the date 2018-02-30)."""
 
 
 def _size(node: yaml.Node, sizes: dict[int, int]) -> int:
@@ -199,6 +203,7 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _constru
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 _HINT = "fix the YAML syntax"
+_VALUE_HINT = "write a real value there (a date as YYYY-MM-DD)"
 
 
 def parse(text: str, path: str | Path) -> Loaded:
@@ -221,6 +226,8 @@ def parse(text: str, path: str | Path) -> Loaded:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         problem = printable(exc.problem or exc.context or "malformed YAML")[:300]
+        if isinstance(exc, BadValue):  # the syntax is fine; the value is not
+            raise InputError(problem, path=path, line=line, hint=_VALUE_HINT) from None
         raise InputError(f"malformed YAML: {problem}", path=path, line=line, hint=_HINT) from None
     except yaml.YAMLError as exc:
         raise InputError(f"malformed YAML: {printable(str(exc))[:300]}", path=path, hint=_HINT) from None

@@ -40,6 +40,13 @@ def test_bad_build_file_is_one_clear_error(name: str) -> None:
     assert result.stdout == ""
 
 
+@pytest.mark.parametrize("name", ["impossible-date.yaml", "bad-int-tag.yaml", "bad-timestamp-tag.yaml"])
+def test_a_bad_value_in_good_yaml_is_not_called_a_syntax_error(name: str) -> None:
+    err = run("validate", str(INVALID / name)).stderr
+    assert "malformed YAML" not in err and "fix the YAML syntax" not in err, err
+    assert "bad-yaml.yaml" not in name and "malformed YAML" in run("validate", str(INVALID / "bad-yaml.yaml")).stderr
+
+
 def test_missing_file() -> None:
     result = run("validate", "no/such/build.yaml")
     assert result.exit_code == 2

@@ -20,7 +20,7 @@ from partpicker.catalog.coverage import (
 )
 from partpicker.catalog.coverage_formats import markdown
 from partpicker.cli import app
-from partpicker.models import CATEGORIES
+from partpicker.models import CATEGORIES, Motherboard
 from partpicker.rules.rulebook import RuleSpec
 
 from .conftest import DATA, ROOT
@@ -106,7 +106,8 @@ def test_gaps_lists_the_missing_parts() -> None:
     plain = run("catalog", "coverage", "--category", "psu").stdout
     gaps = run("catalog", "coverage", "--category", "psu", "--gaps").stdout
     doc = json.loads(run("catalog", "coverage", "-f", "json", "--category", "psu", "--gaps").stdout)
-    missing = [i for c in doc["groups"][1]["categories"] for f in c["fields"] for i in f["missing"]]
+    assert [g["group"] for g in doc["groups"]] == ["all"]  # no HEDT group without a HEDT part
+    missing = [i for c in doc["groups"][0]["categories"] for f in c["fields"] for i in f["missing"]]
     assert missing and "missing:" not in plain
     assert all(i in gaps for i in missing)
 
@@ -126,3 +127,23 @@ def test_readme_coverage_table_is_generated(catalog: Catalog, rules: dict[str, R
     block = readme.split("<!-- coverage-table:start -->\n")[1].split("<!-- coverage-table:end -->")[0]
     table = markdown(coverage(catalog, decisive_fields(r.reads for r in rules.values())))
     assert block.strip() == table.strip(), "regenerate with `partpicker catalog coverage --format markdown`"
+
+
+def test_readme_counts_the_bundled_parts(catalog: Catalog) -> None:
+    """The README's part counts and its slot-map count are the catalog's."""
+    import re
+
+    readme = (ROOT / "README.md").read_text()
+    counts = {k: len(v) for k, v in catalog.by_category.items()}
+    said = re.search(r"`catalogs/\*\.yaml`: (\d+) curated parts \((\d+) CPUs, (\d+) motherboards, (\d+) GPUs", readme)
+    assert said is not None
+    assert [int(x) for x in said.groups()] == [
+        sum(counts.values()),
+        counts["cpu"],
+        counts["motherboard"],
+        counts["gpu"],
+    ]
+    maps = re.search(r"are known for (\d+) of the (\d+) boards", readme)
+    boards = catalog.by_category["motherboard"]
+    known = sum(1 for b in boards if isinstance(b, Motherboard) and b.pcie_slots is not None)
+    assert maps is not None and (int(maps[1]), int(maps[2])) == (known, len(boards))

@@ -201,3 +201,33 @@ def test_a_counted_pair_on_two_circuits_writes_the_limit_and_says_two(tmp_path) 
     assert written["power_limit_w"] == plan["split"]["power_limit_w"] is not None
     checked = runner.invoke(app, ["validate", str(out), "--circuit", "us-15a"])
     assert checked.exit_code == 0 and "use 3 circuits" not in checked.stdout
+
+
+def test_adapter_fed_sockets_are_not_counted_as_native_cables_too() -> None:
+    """Four RTX 3090 FE (one 12-pin each) on a PSU without 12VHPWR: the sockets take NVIDIA's
+    adapter, so the message counts them once, as 8-pin cables, and asks for no native cable."""
+    from partpicker.build import load_build
+    from partpicker.rules.rulebook import load_rules
+    from partpicker.validate.engine import evaluate
+
+    from .conftest import ROOT, read_catalog_once
+
+    build = load_build(ROOT / "examples" / "fail-4x-rtx-3090-fe-x399.yaml", read_catalog_once()[0])
+    found = next(f for f in evaluate(build, load_rules()).findings if f.rule == "gpu-power-connectors")
+    assert found.status == "pass"
+    assert "(incl. 8 feeding 12VHPWR adapters) and 0 12VHPWR; the PSU has 9 and 0" in found.message
+
+
+def test_a_proven_build_calls_its_unknown_warnings_not_checked_not_unproven() -> None:
+    """Every error rule passes, psu-case-mounts (a warning) cannot be checked: the heading
+    must not say the build is not proven."""
+    from typer.testing import CliRunner
+
+    from partpicker.cli import app
+
+    args = ["suggest", "--gpus", "4", "--start-gpus", "4", "--gpu", "RTX 5090", "--psus", "2", "--as-of", "2025-07-31"]
+    text = CliRunner().invoke(app, args).stdout
+    first = text.split("\n\n")[0]
+    assert first.startswith("Cheapest build proven to pass every error rule")
+    assert "Warnings not checked:" in first and "Not proven:" not in first
+    assert "psu-case-mounts (warning)" in first

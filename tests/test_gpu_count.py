@@ -75,7 +75,7 @@ def test_cpu_cores_at_n(n: int, cpu: str, catalog: Catalog, rules) -> None:
     cores = catalog.parts[cpu].cores
     status, text = _run(rules["cpu-cores"], _build(catalog, n, {"cpu": cpu}))
     assert status == ("pass" if cores >= need else "fail")
-    assert f"{_gpus(n)} need {need}" in text
+    assert f"{_gpus(n)} {'needs' if n == 1 else 'need'} {need}" in text
 
 
 # cores_per_gpu overrides as (written, numerator, denominator): the exact value is num / den.
@@ -99,7 +99,7 @@ def test_cpu_cores_fractional_per_gpu_rounds_up_exactly(
         build = build.with_part("cpu", _with(base, cores=cores, threads=2 * cores))
         status, text = _run(rules["cpu-cores"], build, cores_per_gpu=float(written))
         assert status == expected, text
-        assert f"{_gpus(n)} need {need}" in text
+        assert f"{_gpus(n)} {'needs' if n == 1 else 'need'} {need}" in text
 
 
 def _psu_need(tdp: int, gpu_w: int, n: int, margin_permille: int = 1100) -> int:

@@ -296,6 +296,12 @@ def test_internal_error_exits_70_with_one_line(monkeypatch: pytest.MonkeyPatch) 
     debug = run("--debug", "validate", ARTICLE)
     assert debug.exit_code == 70 and "Traceback" in debug.stderr
 
+    def key(*args: Any, **kwargs: Any) -> Any:
+        raise KeyError("html")
+
+    monkeypatch.setattr(validate_cli, "evaluate", key)
+    assert "internal error: KeyError: 'html'; " in run("validate", ARTICLE).stderr  # its quotes kept whole
+
 
 def test_near_duplicate_groups_find_what_every_pair_finds(tmp_path: Path) -> None:
     # The check compares names only within groups of equal model numbers (5,000 parts once took

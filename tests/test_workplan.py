@@ -202,6 +202,22 @@ def test_gpus_with_a_workload_is_room_to_grow(tmp_path: Path) -> None:
     assert written.count("gpu") == best["n_gpus"]
 
 
+def test_workload_html_is_the_page_of_the_cheapest_option(tmp_path: Path) -> None:
+    line = "serve llama-3.1-8b bf16 ctx 8192 users 4"
+    page = tmp_path / "w.html"
+    args = ["suggest", "--workload", line, "--as-of", DAY, "--allow-unknown", "-f", "html", "-o", str(page)]
+    result = runner.invoke(app, args)  # as _suggest asks, so that both answers name one card
+    assert result.exit_code in (0, 3) and "Traceback" not in result.output, result.output
+    _, doc, _ = _suggest("--workload", line)
+    card = doc["options"][0]["build"]["gpu"]["id"]  # type: ignore[index]
+    name = _catalog().parts[card].name
+    assert page.read_text().startswith("<!DOCTYPE html>") and name in page.read_text()
+    none = tmp_path / "none.html"
+    impossible = ["suggest", "--workload", "finetune llama-3.1-70b full bf16", "--budget", "5000", "-f", "html"]
+    result = runner.invoke(app, [*impossible, "-o", str(none)])
+    assert result.exit_code == 1 and "No build" in result.stderr and not none.exists()
+
+
 def test_start_gpus_with_a_workload_is_bad_input() -> None:
     result = runner.invoke(app, ["suggest", "--workload", "serve llama-3.1-8b bf16", "--start-gpus", "2"])
     assert result.exit_code == 2 and "--start-gpus" in result.stderr and "--gpus N" in result.stderr

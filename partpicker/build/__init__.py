@@ -485,6 +485,13 @@ def _validated(raw: Any, path: str) -> BuildFileKind:
             line=yamlio.line_of(raw, []),
             hint="see examples/article-2018.yaml for the format",
         )
+    if isinstance(raw.get("parts"), dict) and not raw["parts"]:
+        raise InputError(
+            "the build names no parts: `parts:` is empty",
+            path=path,
+            line=yamlio.line_of(raw, ["parts"]),
+            hint=f"list them under parts: ({', '.join(ROLES)}); see examples/article-2018.yaml",
+        )
     plain = plain_spec(raw)
     if plain is not None:
         return plain
@@ -598,7 +605,8 @@ def _explain(err: Any) -> str:
         return f"unknown key {loc!r}"
     if kind == "missing":
         return f"required key {loc!r} is missing"
-    return f"{loc}: {printable(str(err['msg']))[:300]} (got {excerpt(err.get('input'))})"
+    said, got = printable(str(err["msg"]))[:300], excerpt(err.get("input"))
+    return f"{loc}: {said}" + ("" if got in said else f" (got {got})")
 
 
 def _hint(err: Any) -> str:

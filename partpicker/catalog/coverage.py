@@ -149,12 +149,12 @@ def group(key: str, title: str, parts: Iterable[Part], decisive: Mapping[str, tu
 def coverage(
     catalog: Catalog, decisive: Mapping[str, tuple[str, ...]], category: str | None = None
 ) -> tuple[GroupCoverage, ...]:
-    """The HEDT group, then all parts (of ``category`` only, if given)."""
+    """The HEDT group (left out when it has no part, e.g. for ``category`` gpu), then all parts
+    (of ``category`` only, if given: titled so)."""
     parts = [p for p in catalog if category in (None, p.category)]
-    return (
-        group("hedt", HEDT_TITLE, [p for p in parts if is_hedt(p)], decisive),
-        group("all", "All parts", parts, decisive),
-    )
+    hedt = [p for p in parts if is_hedt(p)]
+    every = group("all", "All parts" if category is None else f"All {category} parts", parts, decisive)
+    return (group("hedt", HEDT_TITLE, hedt, decisive), every) if hedt else (every,)
 
 
 def to_dict(groups: Iterable[GroupCoverage], gaps: bool = True) -> dict[str, Any]:

@@ -75,7 +75,7 @@ def internal_error(exc: BaseException, *, debug: bool) -> NoReturn:
         import traceback
 
         echo("".join(traceback.format_exception(exc)), err=True, nl=False)
-    what = excerpt(f"{type(exc).__name__}: {exc}", 200).strip("'")
+    what = excerpt(f"{type(exc).__name__}: {exc}", 200)[1:-1]  # excerpt quotes it; the message has its own
     more = "" if debug else "; run again with --debug for the traceback"
     echo(f"internal error: {what}; {REPORT_BUG}{more}", err=True)
     raise SystemExit(ExitCode.INTERNAL)

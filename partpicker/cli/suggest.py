@@ -34,7 +34,7 @@ from partpicker.rules.rulebook import load_rules
 from partpicker.suggest.answer import Solution, solve, with_report
 from partpicker.suggest.formats import SUGGEST_FORMATS, build_file
 from partpicker.suggest.formats import json as suggest_json
-from partpicker.suggest.offer import MIN_STORAGE_GB, Request
+from partpicker.suggest.offer import DEFAULT_STALE_DAYS, MIN_STORAGE_GB, Request
 from partpicker.suggest.reduce import streamed_catalog
 from partpicker.validate.engine import evaluate
 from partpicker.validate.report import Report
@@ -85,9 +85,10 @@ def suggest(
         typer.Option(
             min=1,
             max=MAX_STALE_DAYS,
-            help="Offer only parts priced within this many days (default: newest price, however old).",
+            help=f"Offer only parts priced within this many days (default {DEFAULT_STALE_DAYS}: five years; "
+            f"{MAX_STALE_DAYS} for any age).",
         ),
-    ] = None,
+    ] = DEFAULT_STALE_DAYS,
     catalog: CatalogOpt = None,
     parts: PartsOpt = None,
     objective: Annotated[

@@ -149,6 +149,14 @@ def run_workload(
         return found, report
 
     found, report = guarded(run)
+    if format == "html":  # the page of the cheapest option goes to --output (or stdout), as plain suggest does
+        from partpicker.cli.common import emit
+
+        if found.options:
+            emit(WORK_FORMATS["html"](found, report), output)
+        else:  # no build, no page: the reason, and nothing written
+            typer.echo(WORK_FORMATS["text"](found, report), err=True)
+        raise typer.Exit(found.exit_code)
     typer.echo(WORK_FORMATS[format](found, report))
     if output is not None and found.options and found.options[0].build is not None:
         from partpicker.cli.suggest import write_atomically

@@ -9,6 +9,7 @@ examples. The check itself is a Python function registered under the same id in
 from __future__ import annotations
 
 import hashlib
+import re
 import string
 from collections.abc import Sequence
 from pathlib import Path
@@ -96,7 +97,21 @@ def render(template: str, values: dict[str, Any]) -> str:
                     out.append(str(values[name]))
             else:
                 out.append("?")
-    return "".join(out)
+    return agree("".join(out))
+
+
+_ONE = re.compile(r"(?<![\d.,$])\b1 (card|module|GPU|adjacent pair|cable|slot|socket|kit|drive|PSU|die)s\b")
+_ONE_VERB = re.compile(r"\b(1 (?:card|GPU)(?: [\d.]+ slots wide)?) (need|fit|do not fit)\b")
+_VERB = {"need": "needs", "fit": "fits", "do not fit": "does not fit"}
+_AN = re.compile(r"\ba ([AEIO][A-Z-])")
+
+
+def agree(text: str) -> str:
+    """A filled message in agreement: "1 cards" is "1 card", "1 GPU need" "1 GPU needs", "a ATX"
+    "an ATX" (templates say ``{n} cards``; a count of one reads as English)."""
+    text = _ONE.sub(r"1 \1", text)
+    text = _ONE_VERB.sub(lambda m: f"{m[1]} {_VERB[m[2]]}", text)
+    return _AN.sub(r"an \1", text)
 
 
 def load_rules(folder: str | Path | None = None) -> dict[str, RuleSpec]:

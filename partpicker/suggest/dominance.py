@@ -69,7 +69,7 @@ class Scores:
 
 
 def _cpu(p: Cpu, sc: Scores) -> Signature:
-    group: tuple[Any, ...] = (p.socket, tuple(sorted(p.memory_types)))
+    group: tuple[Any, ...] = (p.socket, tuple(sorted(p.memory_types)), p.ecc)  # ecc: memory-compat's buffering
     if sc.binds("gpu-root-complex"):  # a warning: tells Zeppelin EPYC from later ones by PCIe gen
         group += (p.pcie_gen,)
     return group, (

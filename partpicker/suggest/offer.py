@@ -24,6 +24,10 @@ VARIETY_ROLES = ("cpu", "motherboard", "gpu")
 
 MIN_STORAGE_GB = 500
 """`suggest --min-storage`'s default: the least boot-drive capacity, GB."""
+DEFAULT_STALE_DAYS = 1826
+"""`suggest`'s default --stale-days: parts priced within five years of the date asked. A
+price older than that (a 2017 street price asked in 2026) is not an offer of today: the part
+is left out, unless --stale-days allows it (36500: any age)."""
 
 
 @dataclass(frozen=True)

@@ -219,7 +219,15 @@ def as_json(answer: WorkAnswer, report: Report | None = None) -> str:
     return json.dumps(doc, indent=2)
 
 
-WORK_FORMATS: dict[str, Callable[[WorkAnswer, Report | None], str]] = {"text": text, "json": as_json}
+def html(answer: WorkAnswer, report: Report | None = None) -> str:
+    """The page of the cheapest option's build (suggest's page); without one, an error page
+    is not made: :func:`text` says why (the CLI prints it)."""
+    if not answer.options:
+        return text(answer, report)
+    return SUGGEST_FORMATS["html"](answer.options[0].solution, report)
+
+
+WORK_FORMATS: dict[str, Callable[[WorkAnswer, Report | None], str]] = {"text": text, "json": as_json, "html": html}
 
 
 def work_build_file(option: Option) -> str:

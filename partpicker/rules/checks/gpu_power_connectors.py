@@ -40,7 +40,7 @@ def run(ctx: Context) -> Outcome:
         n=n,
         need8=need8,
         have8=have8,
-        need_hpwr=hpwr,
+        need_hpwr=min(hpwr, have_hpwr),  # native cables; the other sockets take adapters, counted in need8
         have_hpwr=have_hpwr,
         via=via,
         psu_has="the PSU has" if len(psus) == 1 else f"the {len(psus)} PSUs have",

@@ -20,8 +20,9 @@ def run(ctx: Context) -> Outcome:
         problems.append(f"{ram.memory_type} kit with a CPU for {'/'.join(cpu.memory_types)}")
     _capacity(board, modules, total, problems, missing)
     problems += _cpu_and_buffering(ram, board, cpu, total)
-    missing += _buffering_unknown(ram, board)
-    values = {"modules": modules, "total_gb": total, "type": ram.memory_type}
+    missing += _buffering_unknown(ram, board, cpu)
+    against = "the board and CPU" if cpu is not None else "the board (the build has no CPU to check it against)"
+    values = {"modules": modules, "total_gb": total, "type": ram.memory_type, "against": against}
     if problems:
         return failed(problems="; ".join(problems), **values)
     if missing:
@@ -38,13 +39,21 @@ def _cpu_and_buffering(ram: Ram, board: Motherboard, cpu: Cpu | None, total: int
     if takes is not None and takes != "both" and ram.registered is not None and takes != ram.registered:
         need = "registered (RDIMM)" if takes else "unbuffered (UDIMM)"
         problems.append(f"the board takes {need} memory only")
+    if takes == "both" and ram.registered and cpu is not None and cpu.ecc is False:
+        problems.append(f"registered (RDIMM) memory with {cpu.name}, which takes no ECC memory (RDIMMs are ECC)")
     return problems
 
 
-def _buffering_unknown(ram: Ram, board: Motherboard) -> list[str]:
-    """What is not known of registered against unbuffered (a board that takes both needs
-    nothing of the kit)."""
+def _buffering_unknown(ram: Ram, board: Motherboard, cpu: Cpu | None) -> list[str]:
+    """What is not known of registered against unbuffered. On a board that takes both, the CPU
+    decides: one without ECC takes unbuffered kits only (registered ones are ECC); which kind
+    an ECC-capable CPU takes there is not in the catalog."""
     if board.memory_registered == "both":
+        if ram.registered is None:
+            return [f"the buffering (RDIMM or UDIMM) of {ram.name}"]
+        if cpu is None or cpu.ecc is not False:
+            what = cpu.name if cpu is not None else "the CPU (none in the build)"
+            return [f"which memory buffering (RDIMM or UDIMM) {what} takes on {board.name}"]
         return []
     out = []
     if board.memory_registered is None:

@@ -69,7 +69,7 @@ def text(solution: Solution, report: Report | None = None) -> str:
     for rank, choice in enumerate(solution.choices, 1):
         head = _head(solution) if rank == 1 else f"Alternative {rank - 1} (another CPU, board or GPU)"
         out.append(
-            f"{head}: ready for {req.gpus} GPUs, {req.start_gpus} bought now "
+            f"{head}: ready for {req.gpus} GPU{'' if req.gpus == 1 else 's'}, {req.start_gpus} bought now "
             f"(prices as of {solution.as_of}, objective: {req.objective})"
         )
         out += _lines(solution, choice)
@@ -101,7 +101,7 @@ def _lines(solution: Solution, choice: Choice) -> list[str]:
             f"  {role:<12} ${line_usd(p.usd, n):>9,.2f}  {count}{p.part.name}{each}  [{eligibility(p.part)}]  ({when})"
         )
     out.append(f"  {'total now':<12} ${choice.now_usd:>9,.2f}")
-    out.append(f"  {'at ' + str(req.gpus) + ' GPUs':<12} ${choice.full_usd:>9,.2f}")
+    out.append(f"  {'at ' + str(req.gpus) + (' GPU' if req.gpus == 1 else ' GPUs'):<12} ${choice.full_usd:>9,.2f}")
     return out
 
 
@@ -109,7 +109,12 @@ def _verify(choice: Choice) -> list[str]:
     """The rules the catalog could not check, and the derived or recalled facts passes rest on."""
     out = []
     if choice.unknowns:
-        out += ["  Not proven: the catalog does not know these facts (verify them before you buy):"]
+        head = (
+            "  Not proven: the catalog does not know these facts (verify them before you buy):"
+            if not choice.proven
+            else "  Warnings not checked: the catalog does not know these facts (verify them before you buy):"
+        )
+        out += [head]
         out += [f"    [??] {c.rule} ({c.severity}): {c.message}" for c in choice.unknowns]
     if choice.weak:
         out += ["  Verify before you buy (passes resting on derived or recalled facts):"]
