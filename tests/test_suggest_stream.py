@@ -16,11 +16,12 @@ import pytest
 
 from partpicker.catalog import Catalog, load_catalog
 from partpicker.catalog.checks import CURATION_ONLY, check_catalog
+from partpicker.pricing import fresh_price
 from partpicker.rules.rulebook import load_rules
 from partpicker.suggest.answer import Solution, solve
 from partpicker.suggest.formats import json as suggest_json
 from partpicker.suggest.formats import text as suggest_text
-from partpicker.suggest.offer import Request
+from partpicker.suggest.offer import Request, gpu_model_test
 from partpicker.suggest.reduce import streamed_catalog
 
 from .conftest import fast_first
@@ -140,8 +141,25 @@ def test_two_parts_of_one_name_are_reduced(tmp_path: Path) -> None:
     assert streamed_catalog([_write(tmp_path / "names.jsonl", lines)], RULES, Request(as_of=DAY)) is not None
 
 
+@pytest.mark.parametrize("seed", fast_first(range(20), 1))
+def test_a_gpu_model_streams_and_answers_alike(seed: int, tmp_path: Path) -> None:
+    rng = random.Random(80_000 + seed)
+    path = as_jsonl(make(rng, SIZES), tmp_path / "random.jsonl", copies=2)
+    for i, model in enumerate(["RTX 3090", "GTX 1080 Ti"]):
+        request = dataclasses.replace(_request(rng), gpu=model)
+        whole = load_catalog([shutil.copy(path, tmp_path / f"whole-{i}.jsonl")])
+        streamed = streamed_catalog([path], RULES, request)
+        if streamed is None:  # only when no card of the model is on offer (the whole catalog answers)
+            of_model = gpu_model_test(model)
+            on_offer = [g for g in whole.entries("gpu") if fresh_price(g, DAY, request.stale_days) and of_model(g.chip)]
+            assert not on_offer
+            continue
+        assert all(request.gpu.split()[-1] in card.chip for card in streamed.entries("gpu"))
+        assert _everything(solve(streamed, RULES, request)) == _everything(solve(whole, RULES, request))
+
+
 @pytest.mark.parametrize(
-    "change", [{"exclude": ("x",)}, {"require": {"cpu": "x"}}, {"gpu": "RTX 3090"}, {"verified_only": True}]
+    "change", [{"exclude": ("x",)}, {"require": {"cpu": "x"}}, {"gpu": "RTX 2080"}, {"verified_only": True}]
 )
 def test_a_request_naming_parts_reads_the_whole_catalog(change: dict[str, Any], tmp_path: Path) -> None:
     path = as_jsonl(make(random.Random(6), SIZES), tmp_path / "c.jsonl")
