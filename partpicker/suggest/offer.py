@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -167,15 +168,25 @@ def gpu_model(catalog: Catalog, name: str) -> list[Part]:
     """Cards of a GPU model ("RTX 3090" matches every GeForce RTX 3090 board, not the 3090 Ti;
     "RTX 3060" the "GeForce RTX 3060 12GB" chip, a memory size being part of some chip names),
     or the one card a name resolves to."""
-    want = re.escape(norm(name))
-    model = re.compile(rf"(^| ){want}( \d+gb)?$")
-    cards: list[Part] = [g for g in catalog.entries("gpu") if model.search(norm(g.chip))]
+    of_model = gpu_model_test(name)
+    cards: list[Part] = [g for g in catalog.entries("gpu") if of_model(g.chip)]
     if cards:
         return cards
     try:
         return [catalog.resolve(name, "gpu")]
     except LookupError as exc:
         raise SettingError("gpu", f"GPU model {name}: {exc}", flag_what=f" {name}: {exc}") from None
+
+
+def gpu_model_test(name: str) -> Callable[[str], bool]:
+    """Whether a card's chip is of the GPU model ``name`` (:func:`gpu_model`)."""
+    model = re.compile(rf"(^| ){re.escape(norm(name))}( \d+gb)?$")
+
+    @functools.cache
+    def test(chip: str) -> bool:
+        return model.search(norm(chip)) is not None
+
+    return test
 
 
 def _resolve_any(catalog: Catalog, name: str) -> Part:

@@ -25,7 +25,9 @@ that cut while the file is read, so memory grows with the classes, not with the 
 
 What falls back to loading the whole catalog: YAML catalogs, parts and prices of your own
 (``--parts``, the per-user files), ``--verified-only``, and a request that names parts
-(``--exclude``, ``--require``, ``--gpu``: resolving a name reads every name of a category).
+(``--exclude``, ``--require``: resolving a name reads every name of a category). ``--gpu``
+streams: a card is offered if its chip is of the model; a model no offered card is of falls
+back (the whole catalog says which card the name means, or that none is for sale).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from partpicker.paths import user_parts_file, user_prices_file
 from partpicker.pricing import fresh_price, kind_of
 from partpicker.rules.rulebook import RuleSpec, rules_for
 from partpicker.suggest import dominance
-from partpicker.suggest.offer import VARIETY_ROLES, Priced, Request, big_enough
+from partpicker.suggest.offer import VARIETY_ROLES, Priced, Request, big_enough, gpu_model_test
 
 _SCALARS = frozenset({int, float, str, bool, type(None)})
 """Types whose values are their own frozen form (:func:`dominance.freeze`)."""
@@ -104,7 +106,8 @@ class Freezer:
 def shape(request: Request, day: dt.date) -> tuple[Any, ...]:
     """What a reduction depends on in a request (but ``top``, which may be smaller)."""
     weights = tuple(request.weight(role) for role in request.roles)
-    return (day, request.stale_days, request.min_vram, request.min_storage_gb, request.profile, request.roles, weights)
+    offered = (day, request.stale_days, request.min_vram, request.min_storage_gb, request.gpu)
+    return (*offered, request.profile, request.roles, weights)
 
 
 class _Role:
@@ -161,6 +164,8 @@ class Reducer:
         self.own_aliases = 0
         """How many parts have an alias that is their own name (it conflicts if another part has that name)."""
         self.seq = 0
+        self.of_model = gpu_model_test(request.gpu) if request.gpu else None
+        """``--gpu``: whether a card is of the model (only those are offered)."""
 
     def take(self, record: Any, category: str, file_no: int, offset: int, slim: Callable[[], Any]) -> None:
         """One valid part, as the loader read it (:data:`partpicker.catalog.load.Keep`)."""
@@ -168,6 +173,8 @@ class Reducer:
         self._hash(record, category)
         role = self.roles.get(category)
         point = None if role is None else fresh_price(record, self.day, self.request.stale_days)
+        if category == "gpu" and self.of_model is not None and not self.of_model(record.chip):
+            point = None
         if role is not None and point is not None and big_enough(record, category, self.request):
             role.take(record, point.usd, self.seq, (file_no, offset), slim)
         elif record.prices:  # the newest price of a category is read only when it offers nothing
@@ -253,7 +260,7 @@ class Reduction:
         catalog what it would find in the whole one."""
         return (
             shape(request, day) == self.shape
-            and not (request.exclude or request.require or request.gpu or request.verified_only)
+            and not (request.exclude or request.require or request.verified_only)
             and (request.top <= self.top)
             and all(set(names) <= set(self.fields.get(role, ())) for role, names in fields.items())
         )
@@ -282,7 +289,7 @@ class Reduction:
 
 def streamable(paths: Sequence[str | Path] | None, request: Request, *, overlays: bool = False) -> bool:
     """Whether `suggest` may read this catalog streaming (the module docstring says when not)."""
-    if not paths or overlays or request.exclude or request.require or request.gpu or request.verified_only:
+    if not paths or overlays or request.exclude or request.require or request.verified_only:
         return False
     if user_parts_file().is_file() or user_prices_file().is_file():
         return False
@@ -312,5 +319,7 @@ def streamed_catalog(
     catalog, problems = read_catalog(paths, part_checks=checks, keep=reducer.take)
     if any(p.severity == "error" for p in problems) or reducer.suspect():
         return None
+    if request.gpu and "gpu" in reducer.roles and not reducer.roles["gpu"].best:
+        return None  # no card of the model on offer: the whole catalog says why (or which card is meant)
     reducer.fill(catalog)
     return catalog

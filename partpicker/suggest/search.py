@@ -11,6 +11,9 @@
    unchosen role: admissible, so no cheaper build is ever cut. Candidates are tried
    cheapest first, so the first break on the bound ends a whole level.
 
+On a JSON Lines catalog `suggest` reads, step 1 is made while the file streams by, and only
+what the request can choose is kept (:mod:`partpicker.suggest.reduce`).
+
 Every error-severity rule of the profile must *pass* (unknown is not enough, unless the
 request says ``allow_unknown``: then the answer is the cheapest build not known to fail);
 warnings are enforced only with ``strict``, or those the request names in ``enforce``.
