@@ -239,3 +239,12 @@ def test_an_unproven_answer_under_budget_names_the_proven_one_over_it() -> None:
     doc = json.loads(short.stdout)
     assert short.exit_code == 3 and doc["status"] == "unproven"
     assert doc["proven_over_budget"]["total_usd"] == pytest.approx(proven["total_usd"])
+
+
+@pytest.mark.parametrize(
+    ("flag", "said"),
+    [(["--min-vram", "200"], "no priced card has 200 GB or more"), (["--min-storage", "100000"], "holds 100000 GB")],
+)
+def test_no_build_for_want_of_size_says_so_not_no_price(flag: list[str], said: str) -> None:
+    result = runner.invoke(app, ["suggest", "--gpus", "4", *flag])
+    assert result.exit_code == 1 and said in result.stdout and "(no price" not in result.stdout, result.output

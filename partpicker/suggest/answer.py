@@ -330,6 +330,9 @@ def _near_miss(ctx: _Ctx, search: Search) -> NearMiss | None:
 
 def _none_offered(search: Search, request: Request, empty: Sequence[str]) -> tuple[str, dt.date | None]:
     """Why the roles ``empty`` have nothing on offer, and the date to try if every price is stale."""
+    sized = [r for r in empty if _too_small(search, request, r)]
+    if sized:  # priced parts there are; none as large as asked
+        return "; ".join(_size_wanted(request, r) for r in sized), None
     window = f"within {request.stale_days} days" if request.stale_days is not None else "on or before that day"
     why = (
         f"no {', '.join(empty)} is offered as of {search.day} (no price {window}"
@@ -340,6 +343,24 @@ def _none_offered(search: Search, request: Request, empty: Sequence[str]) -> tup
         why += f"; the newest price of one is dated {max(newest)}: ask as of that day, or allow older prices"
         return why, max(newest)
     return why, None
+
+
+def _too_small(search: Search, request: Request, role: str) -> bool:
+    """Whether ``role`` has parts priced as of the day, but none --min-vram / --min-storage
+    lets in (the whole catalog only: a streamed one kept what the request offers)."""
+    from partpicker.pricing import fresh_price
+    from partpicker.suggest.offer import big_enough
+
+    if role not in ("gpu", "ssd") or search.catalog.reduction is not None or request.gpu or role in request.require:
+        return False
+    priced = [p for p in search.catalog.entries(role) if fresh_price(p, search.day, request.stale_days) is not None]
+    return bool(priced) and not any(big_enough(p, role, request) for p in priced)
+
+
+def _size_wanted(request: Request, role: str) -> str:
+    if role == "gpu":
+        return f"no priced card has {request.min_vram:g} GB or more (--min-vram {request.min_vram:g})"
+    return f"no priced drive holds {request.min_storage_gb} GB or more (--min-storage {request.min_storage_gb})"
 
 
 def _newest_price(catalog: Catalog, category: str) -> dt.date | None:
