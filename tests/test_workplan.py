@@ -192,6 +192,11 @@ def test_min_vram_with_a_workload_keeps_only_cards_with_that_memory() -> None:
     assert isinstance(free, list) and any(o["vram_gb"] < 24 for o in free)  # the filter changed the answer
 
 
+def test_min_vram_above_every_card_says_so() -> None:
+    result = runner.invoke(app, ["suggest", "--workload", "serve llama-3.1-8b bf16", "--min-vram", "200"])
+    assert result.exit_code == 1 and "no GPU model with 200 GB or more (--min-vram)" in result.stdout
+
+
 def test_gpus_with_a_workload_is_room_to_grow(tmp_path: Path) -> None:
     line = "serve llama-3.1-8b bf16 ctx 8192 users 4"  # one 24 GB card holds it
     out = tmp_path / "build.yaml"

@@ -325,6 +325,10 @@ def _solve_options(
 
 
 def _impossible(req: WorkRequest, grid: list[FitResult]) -> WorkAnswer:
+    if not grid:  # no candidate at all: the filters left none
+        what = f" with {req.min_vram:g} GB or more (--min-vram)" if req.min_vram is not None else ""
+        pinned = f" of {req.gpu} (--gpu)" if req.gpu else ""
+        return WorkAnswer("impossible", req, (), (), None, f"the catalog has no GPU model{pinned}{what}", None)
     planned = [r for r in grid if r.plan is not None]
     closest = max(planned, key=lambda r: r.margin_gib or 0.0, default=None)
     single = next((r for r in planned if r.n_gpus == 1), None)
