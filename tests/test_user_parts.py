@@ -13,7 +13,7 @@ from partpicker.catalog import Catalog, load_catalog
 from partpicker.cli import app
 from partpicker.models import CATEGORIES
 
-from .conftest import DATA
+from .conftest import DATA, ROOT
 
 runner = CliRunner()
 BUILDS = DATA / "builds" / "names"
@@ -232,6 +232,11 @@ def test_prices_import_round_trips(tmp_path: Path) -> None:
     found = report(BUILDS / "generic-ram-ssd.yaml", "--parts", out, "--as-of", "2025-09-02")
     assert found["parts"]["motherboard"]["usd"] == 149.0
     assert found["parts"]["motherboard"]["price_from_user"] == str(out)
+    # and cost says the purchase price is partly the user's
+    cost = run("cost", ROOT / "examples" / "article-2018.yaml", "--parts", out, "--as-of", "2025-09-02")
+    assert "(catalog and your prices)" in cost.stdout, cost.output
+    given = run("cost", ROOT / "examples" / "article-2018.yaml", "--as-of", "2025-09-02", "--price", "motherboard=149")
+    assert "(catalog and given part prices)" in given.stdout and "your prices" not in given.stdout, given.output
 
 
 def test_prices_import_bad_rows_write_nothing(tmp_path: Path) -> None:

@@ -118,6 +118,8 @@ class PriceLine:
     unit_usd: float
     source: str
     """Where the price comes from: the catalog's date and source, or the option that gave it."""
+    from_user: bool = False
+    """The price is the user's (a build file's ``price:`` or a parts file), not the catalog's."""
 
 
 @dataclass(frozen=True)
@@ -407,7 +409,10 @@ def _purchase(
     if stale:
         notes.append(f"prices older than {STALE_DAYS} days on {day}: {', '.join(stale)}")
     purchase = sum(line_usd(p.unit_usd, p.count) for p in out)
-    return purchase, "catalog" if not prices else "catalog and given part prices", out
+    said = ["catalog"] if any(not p.from_user and p.source != "given" for p in out) else []
+    said += ["your prices"] if any(p.from_user for p in out) else []
+    said += ["given part prices"] if prices else []
+    return purchase, " and ".join(said) or "catalog", out
 
 
 def _check_prices(
@@ -477,7 +482,8 @@ def _catalog_lines(
         elif line.usd is not None:
             yours = f" (yours: {line.price_from_user})" if line.price_from_user else ""
             name = f"{line.name} [{line.origin}]" if line.origin else line.name
-            out.append(PriceLine(role, name, line.count, line.usd, f"{line.price_date}: {line.price_source}{yours}"))
+            source = f"{line.price_date}: {line.price_source}{yours}"
+            out.append(PriceLine(role, name, line.count, line.usd, source, from_user=bool(line.price_from_user)))
             if line.stale:
                 stale.append(role)
         else:
