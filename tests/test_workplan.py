@@ -192,6 +192,19 @@ def test_min_vram_with_a_workload_keeps_only_cards_with_that_memory() -> None:
     assert isinstance(free, list) and any(o["vram_gb"] < 24 for o in free)  # the filter changed the answer
 
 
+def test_workload_json_status_says_proven_or_unproven_as_the_text_does() -> None:
+    line = "serve qwen2.5-32b q4 ctx 16384 users 4"
+    seen = set()
+    for extra in (["--as-of", DAY], ["--as-of", "2026-12-01", "--budget", "2500"]):  # the second: unproven
+        result = runner.invoke(app, ["suggest", "--workload", line, *extra, "-f", "json"])
+        doc = json.loads(result.stdout)
+        proven = doc["options"][0]["proven"]
+        seen.add(proven)
+        assert doc["status"] == ("proven" if proven else "unproven")
+        assert result.exit_code == (0 if proven else 3)
+    assert seen == {True, False}
+
+
 def test_min_vram_above_every_card_says_so() -> None:
     result = runner.invoke(app, ["suggest", "--workload", "serve llama-3.1-8b bf16", "--min-vram", "200"])
     assert result.exit_code == 1 and "no GPU model with 200 GB or more (--min-vram)" in result.stdout

@@ -197,8 +197,11 @@ def _option_doc(o: Option) -> dict[str, Any]:
 
 
 def as_json(answer: WorkAnswer, report: Report | None = None) -> str:
+    status: str = answer.status
+    if status == "ok":  # as plain suggest's JSON says it: the cheapest option proven, or not
+        status = "proven" if answer.options[0].proven else "unproven"
     doc = {
-        "status": answer.status,
+        "status": status,
         "workload": answer.request.workload.describe(),
         "model": answer.request.model.id,
         "headroom": answer.request.headroom,
