@@ -205,6 +205,22 @@ def test_workload_json_status_says_proven_or_unproven_as_the_text_does() -> None
     assert seen == {True, False}
 
 
+def test_over_budget_names_the_proven_build_the_free_answer_ranks_first() -> None:
+    line = "serve qwen2.5-32b q4 ctx 16384 users 4"
+    free = json.loads(runner.invoke(app, ["suggest", "--workload", line, "--as-of", DAY, "-f", "json"]).stdout)
+    best = free["options"][0]
+    assert best["proven"]
+    capped = runner.invoke(app, ["suggest", "--workload", line, "--as-of", DAY, "--budget", "1000"])
+    assert capped.exit_code == 1
+    assert f"is {best['n_gpus']} x {best['gpu']} at ${best['total_usd']:,.2f} (proven)" in capped.stdout
+
+
+def test_gpus_fewer_than_the_cards_that_hold_it_is_said() -> None:
+    line = "serve qwen2.5-32b q4 ctx 16384 users 4"
+    text = runner.invoke(app, ["suggest", "--workload", line, "--as-of", DAY, "--gpus", "1"]).stdout
+    assert "note: --gpus 1 is fewer than the" in text
+
+
 def test_min_vram_above_every_card_says_so() -> None:
     result = runner.invoke(app, ["suggest", "--workload", "serve llama-3.1-8b bf16", "--min-vram", "200"])
     assert result.exit_code == 1 and "no GPU model with 200 GB or more (--min-vram)" in result.stdout

@@ -344,16 +344,24 @@ def _no_build_status(unbuilt: tuple[Option, ...]) -> Status:
     return "over-budget" if over else "no-build"
 
 
+def over_budget_proven(o: Option) -> bool:
+    """Whether the build over the budget that ``o``'s answer names is proven."""
+    near = o.solution.near_miss
+    return near is not None and near.rule == "budget" and near.choice.proven
+
+
 def _no_build_reason(req: WorkRequest, unbuilt: tuple[Option, ...]) -> str:
-    over = sorted(
-        (o for o in unbuilt if o.solution.cheapest_usd is not None), key=lambda o: o.solution.cheapest_usd or 0
+    over = sorted(  # proven first, as the options are ranked without a budget
+        (o for o in unbuilt if o.solution.cheapest_usd is not None),
+        key=lambda o: (not over_budget_proven(o), o.solution.cheapest_usd or 0),
     )
     if over and req.base.budget is not None:
         o = over[0]
         cost = o.solution.cheapest_usd or 0.0
+        how = "proven" if over_budget_proven(o) else "not proven: it rests on unknown facts"
         return (
             f"the cheapest build that holds {req.workload.describe()} is {o.fit.n_gpus} x {o.fit.gpu} at "
-            f"${cost:,.2f}, over the budget of ${req.base.budget:,.2f} by ${cost - req.base.budget:,.2f} "
+            f"${cost:,.2f} ({how}), over the budget of ${req.base.budget:,.2f} by ${cost - req.base.budget:,.2f} "
             f"({o.fit.reason})"
         )
     reasons = "; ".join(f"{o.fit.n_gpus} x {o.fit.gpu}: {o.solution.reason}" for o in unbuilt[:3])

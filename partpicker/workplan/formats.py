@@ -14,7 +14,7 @@ from partpicker.suggest.formats import SUGGEST_FORMATS
 from partpicker.suggest.formats.build_file import build_file
 from partpicker.validate.report import Report
 from partpicker.workload import FitResult
-from partpicker.workplan.answer import Option, WorkAnswer
+from partpicker.workplan.answer import Option, WorkAnswer, over_budget_proven
 from partpicker.workplan.power import PowerPlan, is_atx3, psu_loads, steady_w, transient_w
 
 
@@ -49,8 +49,7 @@ def _second_psu_lines(o: Option) -> list[str]:
 
 
 def _proven_mark(o: Option) -> str:
-    near = o.solution.near_miss
-    return "" if near is not None and near.choice.proven else " (not proven)"
+    return "" if over_budget_proven(o) else " (not proven)"
 
 
 def _unbuilt_lines(answer: WorkAnswer) -> list[str]:
@@ -94,6 +93,11 @@ def text(answer: WorkAnswer, report: Report | None = None) -> str:
             f"cost as much as option {req.top}"
         )
     best = answer.options[0]
+    if req.room_gpus is not None and best.fit.n_gpus > req.room_gpus:
+        out.append(
+            f"  note: --gpus {req.room_gpus} is fewer than the {best.fit.n_gpus} cards that hold it, "
+            f"so the build is ready for {best.fit.n_gpus}"
+        )
     out += ["", SUGGEST_FORMATS["text"](best.solution, report)]
     out += _second_psu_lines(best)
     out += _power_lines(best.power)
