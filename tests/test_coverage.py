@@ -147,3 +147,12 @@ def test_readme_counts_the_bundled_parts(catalog: Catalog) -> None:
     boards = catalog.by_category["motherboard"]
     known = sum(1 for b in boards if isinstance(b, Motherboard) and b.pcie_slots is not None)
     assert maps is not None and (int(maps[1]), int(maps[2])) == (known, len(boards))
+
+
+def test_readme_counts_the_compat_rules(rules: dict[str, RuleSpec]) -> None:
+    import re
+
+    said = re.search(r"`compat` runs the (\w+) marked `compat`", (ROOT / "README.md").read_text())
+    words = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+    assert said is not None
+    assert words.index(said[1]) + 1 == sum(1 for r in rules.values() if r.profile == "compat")

@@ -485,7 +485,7 @@ def _validated(raw: Any, path: str) -> BuildFileKind:
             line=yamlio.line_of(raw, []),
             hint="see examples/article-2018.yaml for the format",
         )
-    if isinstance(raw.get("parts"), dict) and not raw["parts"]:
+    if "parts" in raw and (raw["parts"] is None or raw["parts"] == {}):
         raise InputError(
             "the build names no parts: `parts:` is empty",
             path=path,

@@ -169,10 +169,10 @@ def run_workload(
 
 def plan_text(build: Build, wall: Circuit, n_gpus: int | None = None) -> str:
     """A build's power plan at ``n_gpus`` (default: its target) on ``wall``, as text."""
+    from partpicker.workplan.formats import power_lines
     from partpicker.workplan.power import power_plan
 
-    plan = power_plan(build, wall, n_gpus or build.target_gpus)
-    return "\n".join(["", f"Power plan at {plan.n_gpus} GPUs", *(f"  {line}" for line in plan.lines)])
+    return "\n".join(power_lines(power_plan(build, wall, n_gpus or build.target_gpus)))
 
 
 def with_plan(report_text: str, fmt: str, build: Build, wall: Circuit) -> str:

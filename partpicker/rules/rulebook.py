@@ -101,6 +101,7 @@ def render(template: str, values: dict[str, Any]) -> str:
 
 
 _ONE = re.compile(r"(?<![\d.,$])\b1 (card|module|GPU|adjacent pair|cable|slot|socket|kit|drive|PSU|die)s\b")
+_ONE_KIND = re.compile(r"(?<![\d.,$])\b1 ((?:blower|open-air|water-cooled|passive|[A-Z][\w-]*) )cards\b")
 _ONE_VERB = re.compile(r"\b(1 (?:card|GPU)(?: [\d.]+ slots wide)?) (need|fit|do not fit)\b")
 _VERB = {"need": "needs", "fit": "fits", "do not fit": "does not fit"}
 _AN = re.compile(r"\ba ([AEIO][A-Z-])")
@@ -109,7 +110,7 @@ _AN = re.compile(r"\ba ([AEIO][A-Z-])")
 def agree(text: str) -> str:
     """A filled message in agreement: "1 cards" is "1 card", "1 GPU need" "1 GPU needs", "a ATX"
     "an ATX" (templates say ``{n} cards``; a count of one reads as English)."""
-    text = _ONE.sub(r"1 \1", text)
+    text = _ONE_KIND.sub(r"1 \1card", _ONE.sub(r"1 \1", text))
     text = _ONE_VERB.sub(lambda m: f"{m[1]} {_VERB[m[2]]}", text)
     return _AN.sub(r"an \1", text)
 

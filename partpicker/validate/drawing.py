@@ -19,6 +19,7 @@ from partpicker.html.views import BoardView, CardView, M2View, PowerView, SlotVi
 from partpicker.parts import Gpu, M2Slot, Motherboard, PcieSlot, Psu, Ssd
 from partpicker.rules import layout, power
 from partpicker.rules.checks import Unknown, psu_wattage
+from partpicker.rules.rulebook import agree
 from partpicker.vocab import FORM_FACTORS
 
 Params = Mapping[str, Mapping[str, Any]]
@@ -154,10 +155,18 @@ def board_notes(build: Build, params: Params) -> tuple[str, ...]:
     seats = seating(build, params)
     if seats is None or seats.fits:
         return ()
+    unplaced = [s.label for s in board.pcie_slots if (s.physical or 0) >= 16 and s.position is None]
+    if unplaced:  # gpu-slots is unknown, not failed: say why the drawing cannot seat them
+        return (
+            f"The catalog does not know where {', '.join(unplaced)} sit on {board.name}: the cards "
+            "cannot be placed, so they are drawn where thinner cards would go (see gpu-slots: not checked).",
+        )
     n = gpu_count(build)
     return (
-        f"No layout seats {n} cards {gpu.slot_width:g} slots wide on this board: they are drawn where "
-        "thinner cards would go, to show where they collide.",
+        agree(
+            f"No layout seats {n} cards {gpu.slot_width:g} slots wide on this board: they are drawn where "
+            "thinner cards would go, to show where they collide."
+        ),
     )
 
 

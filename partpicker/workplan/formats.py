@@ -30,10 +30,12 @@ def _option_line(rank: int, o: Option) -> str:
     return f"  {rank}. {price}  {_fit_line(r)}: {peak}{proven}"
 
 
-def _power_lines(plan: PowerPlan | None) -> list[str]:
+def power_lines(plan: PowerPlan | None) -> list[str]:
+    """A power plan as text lines, after a blank one (none without a plan)."""
     if plan is None:
         return []
-    return ["", f"Power plan at {plan.n_gpus} GPUs"] + [f"  {line}" for line in plan.lines]
+    head = f"Power plan at {plan.n_gpus} GPU{'' if plan.n_gpus == 1 else 's'}"
+    return ["", head] + [f"  {line}" for line in plan.lines]
 
 
 def _second_psu_lines(o: Option) -> list[str]:
@@ -100,7 +102,7 @@ def text(answer: WorkAnswer, report: Report | None = None) -> str:
         )
     out += ["", SUGGEST_FORMATS["text"](best.solution, report)]
     out += _second_psu_lines(best)
-    out += _power_lines(best.power)
+    out += power_lines(best.power)
     return "\n".join(out)
 
 
