@@ -168,3 +168,10 @@ def test_a_weak_evidence_default_takes_its_note_from_the_parts_notes() -> None:
     ev = part.evidence_of("watts")
     assert ev is not None and ev.kind == "recalled" and ev.note == "Test PSU manual, p. 3 (recalled)"
     assert Psu.model_validate({**base, "evidence": "maker"}).evidence_of("watts").note is None
+
+
+def test_suggest_says_when_verified_only_is_on() -> None:
+    on = runner.invoke(app, ["suggest", "--gpus", "4", "--as-of", "2025-07-31", "--verified-only"])
+    assert "recalled facts treated as unknown (--verified-only)" in on.stdout.splitlines()[0], on.output
+    doc = json.loads(runner.invoke(app, ["suggest", "--gpus", "4", "--as-of", "2025-07-31", "-f", "json"]).stdout)
+    assert doc["verified_only"] is False

@@ -62,6 +62,7 @@ def as_dict(solution: Solution, report: Report | None = None) -> dict[str, Any]:
         "budget_usd": req.budget,
         "as_of": solution.as_of.isoformat(),
         "objective": req.objective,
+        "verified_only": req.verified_only,
         "gpus": {"now": req.start_gpus, "target": req.gpus},
         "build": choice_dict(best, solution) if best else None,
         "total_usd": best.now_usd if best else None,

@@ -70,7 +70,8 @@ def text(solution: Solution, report: Report | None = None) -> str:
         head = _head(solution) if rank == 1 else f"Alternative {rank - 1} (another CPU, board or GPU)"
         out.append(
             f"{head}: ready for {req.gpus} GPU{'' if req.gpus == 1 else 's'}, {req.start_gpus} bought now "
-            f"(prices as of {solution.as_of}, objective: {req.objective})"
+            f"(prices as of {solution.as_of}, objective: {req.objective}"
+            f"{'; recalled facts treated as unknown (--verified-only)' if req.verified_only else ''})"
         )
         out += _lines(solution, choice)
         out += _verify(choice)
