@@ -52,6 +52,12 @@ def test_stale_prices_advise_a_date_with_its_flag() -> None:
     newest = max(p.date for part in load_catalog([WORLD]).parts.values() for p in part.prices)
     assert f"the newest price of one is dated {newest}: ask as of that day" in result.stdout
     assert f"try --as-of {newest}, or a larger --stale-days" in result.stdout
+    # and how wide a window that day needs, when the other roles' newest prices are older still
+    world = load_catalog([WORLD])
+    by_role = {c: [p.date for part in parts for p in part.prices] for c, parts in world.by_category.items()}
+    oldest_newest = min(max(dates) for dates in by_role.values() if dates)  # each role's newest, the oldest of them
+    span = (newest - oldest_newest).days
+    assert (f"a window of at least {span} days offers every one of them" in result.stdout) == (span > 30)
     doc = json.loads(runner.invoke(app, [*args, "-f", "json"]).stdout)
     assert doc["retry_as_of"] == newest.isoformat() and "--" not in doc["explanation"]
     # Following the advice gives a build.

@@ -248,3 +248,10 @@ def test_an_unproven_answer_under_budget_names_the_proven_one_over_it() -> None:
 def test_no_build_for_want_of_size_says_so_not_no_price(flag: list[str], said: str) -> None:
     result = runner.invoke(app, ["suggest", "--gpus", "4", *flag])
     assert result.exit_code == 1 and said in result.stdout and "(no price" not in result.stdout, result.output
+
+
+def test_no_build_lists_only_rules_that_failed() -> None:
+    pins = ["--require", "cpu=Intel Core i7-6900K", "--require", "ram=Samsung 32GB DDR4-2666 ECC RDIMM"]
+    result = runner.invoke(app, ["suggest", "--gpus", "4", *pins, "--as-of", "2026-12-01"])
+    assert result.exit_code == 1 and "the rules that failed most:" in result.stdout, result.output
+    assert "(0x)" not in result.stdout

@@ -340,8 +340,11 @@ def _none_offered(search: Search, request: Request, empty: Sequence[str]) -> tup
     )
     newest = [day for day in (_newest_price(search.catalog, r) for r in empty) if day is not None]
     if newest and request.stale_days is not None and max(newest) < search.day - dt.timedelta(days=request.stale_days):
-        why += f"; the newest price of one is dated {max(newest)}: ask as of that day, or allow older prices"
-        return why, max(newest)
+        day, span = max(newest), (max(newest) - min(newest)).days
+        why += f"; the newest price of one is dated {day}: ask as of that day, or allow older prices"
+        if span > request.stale_days:  # as of that day the others are still older than the window
+            why += f" (as of {day}, a window of at least {span} days offers every one of them)"
+        return why, day
     return why, None
 
 
@@ -385,7 +388,7 @@ def _why(search: Search, request: Request, near: NearMiss | None) -> tuple[str, 
     if unary_empty:
         rules = unary_rules(search.graph, unary_empty[0])
         return f"no offered {unary_empty[0]} passes {', '.join(rules)}", None
-    common = ", ".join(f"{rid} ({n}x)" for rid, n in search.failures.most_common(4))
+    common = ", ".join(f"{rid} ({n}x)" for rid, n in search.failures.most_common(4) if n > 0)
     why = "no combination of offered parts passes every rule"
     if common:
         why += f"; the rules that failed most: {common}"
