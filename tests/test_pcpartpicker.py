@@ -114,3 +114,11 @@ def test_export_round_trips(example: Path, tmp_path: Path, catalog: Catalog) -> 
     assert {k: again[k] for k in same} == {k: original[k] for k in same}
     rows = [line for line in exported.stdout.splitlines() if line.startswith("**Video Card**")]
     assert len(rows) == load_build(example, catalog).gpu_count
+
+
+def test_import_takes_o_as_validate_and_suggest_do(tmp_path: Path) -> None:
+    short = tmp_path / "short.yaml"
+    result = run("import", "pcpartpicker", SAGE, "-o", short)
+    assert result.exit_code == 0 and short.exists(), result.output
+    out, _ = imported(SAGE, tmp_path)
+    assert short.read_text() == out.read_text()

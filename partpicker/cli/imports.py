@@ -16,7 +16,9 @@ app = typer.Typer(help="Read parts lists from elsewhere into build files.", no_a
 @app.command("pcpartpicker")
 def import_pcpartpicker(
     list_file: Annotated[Path, typer.Argument(help="The Markdown export of a saved PCPartPicker list.")],
-    output: Annotated[Path | None, typer.Option(help="Write the build file here (default: print it).")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the build file here (default: print it).")
+    ] = None,
     catalog: CatalogOpt = None,
     parts: PartsOpt = None,
 ) -> None:

@@ -25,7 +25,8 @@ def parts_path() -> None:
 def prices_import(
     csv_file: Annotated[Path, typer.Argument(help="CSV: id or name (category), usd, date, source, kind.")],
     output: Annotated[
-        Path | None, typer.Option(help="The overlay to write (merged if it exists); default: your prices file.")
+        Path | None,
+        typer.Option("--output", "-o", help="The overlay to write (merged if it exists); default: your prices file."),
     ] = None,
     catalog: CatalogOpt = None,
     parts: PartsOpt = None,
