@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from partpicker.circuits import CIRCUITS, Circuit, circuit
-from partpicker.cli.common import fail_input, guarded, load_catalog_once
+from partpicker.cli.common import emit, fail_input, guarded, load_catalog_once
 from partpicker.errors import InputError
 
 if TYPE_CHECKING:
@@ -150,8 +150,6 @@ def run_workload(
 
     found, report = guarded(run)
     if format == "html":  # the page of the cheapest option goes to --output (or stdout), as plain suggest does
-        from partpicker.cli.common import emit
-
         if found.options:
             emit(WORK_FORMATS["html"](found, report), output)
         else:  # no build, no page: the reason, and nothing written

@@ -351,13 +351,12 @@ def _none_offered(search: Search, request: Request, empty: Sequence[str]) -> tup
 def _too_small(search: Search, request: Request, role: str) -> bool:
     """Whether ``role`` has parts priced as of the day, but none --min-vram / --min-storage
     lets in (the whole catalog only: a streamed one kept what the request offers)."""
-    from partpicker.pricing import fresh_price
-    from partpicker.suggest.offer import big_enough
+    from partpicker.suggest.offer import big_enough, priced_parts
 
     if role not in ("gpu", "ssd") or search.catalog.reduction is not None or request.gpu or role in request.require:
         return False
-    priced = [p for p in search.catalog.entries(role) if fresh_price(p, search.day, request.stale_days) is not None]
-    return bool(priced) and not any(big_enough(p, role, request) for p in priced)
+    priced = priced_parts(search.catalog, role, search.day, request.stale_days)  # offer's list, memoised
+    return bool(priced) and not any(big_enough(p.part, role, request) for p in priced)
 
 
 def _size_wanted(request: Request, role: str) -> str:

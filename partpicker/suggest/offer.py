@@ -103,7 +103,7 @@ def offer(catalog: Catalog, request: Request, day: dt.date) -> dict[str, list[Pr
         items: list[Priced] | None = catalog.memo.get(key)
         if items is None:  # the same list for every search of one catalog that asks alike
             items = catalog.memo[key] = []
-            for priced in _priced(catalog, role, day, request.stale_days):
+            for priced in priced_parts(catalog, role, day, request.stale_days):
                 part = priced.part
                 if part.id in excluded or (pins is not None and part.id not in pins):
                     continue
@@ -120,7 +120,7 @@ def _size_key(role: str, request: Request) -> tuple[Any, ...]:
     return (request.min_storage_gb,) if role == "ssd" else ()
 
 
-def _priced(catalog: Catalog, role: str, day: dt.date, stale_days: int | None) -> list[Priced]:
+def priced_parts(catalog: Catalog, role: str, day: dt.date, stale_days: int | None) -> list[Priced]:
     """The parts of ``role`` with a price as of ``day`` (pydantic parts, or slim records of
     JSON Lines parts), found once per catalog (`suggest` searches more than once)."""
     key = ("priced", role, day, stale_days)

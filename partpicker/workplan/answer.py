@@ -157,10 +157,6 @@ def _request(req: WorkRequest, r: FitResult, psus: int | None = None) -> Request
     return base if psus is None else replace(base, psus=psus)
 
 
-def _solve(catalog: Catalog, rules: dict[str, RuleSpec], req: WorkRequest, r: FitResult) -> Solution:
-    return solve(catalog, rules, _request(req, r))
-
-
 def _solution_rank(s: Solution) -> tuple[int, float]:
     """Proven before unproven before none; then the cheaper."""
     order = {"proven": 0, "unproven": 1}.get(s.status, 2)
@@ -281,7 +277,7 @@ def _miss(
         floor = _floor_usd(catalog, _request(req, r), day)
         if floor is None or floor >= best:
             continue
-        solution = _solve(catalog, rules, req, r)
+        solution = solve(catalog, rules, _request(req, r))
         if solution.choices and solution.choices[0].now_usd < best:
             return Miss(r, solution.choices[0].now_usd)
     return None

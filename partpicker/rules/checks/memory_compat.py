@@ -48,18 +48,14 @@ def _buffering_unknown(ram: Ram, board: Motherboard, cpu: Cpu | None) -> list[st
     """What is not known of registered against unbuffered. On a board that takes both, the CPU
     decides: one without ECC takes unbuffered kits only (registered ones are ECC); which kind
     an ECC-capable CPU takes there is not in the catalog."""
-    if board.memory_registered == "both":
-        if ram.registered is None:
-            return [f"the buffering (RDIMM or UDIMM) of {ram.name}"]
-        if cpu is None or cpu.ecc is not False:
-            what = cpu.name if cpu is not None else "the CPU (none in the build)"
-            return [f"which memory buffering (RDIMM or UDIMM) {what} takes on {board.name}"]
-        return []
     out = []
     if board.memory_registered is None:
         out.append(f"the memory buffering (RDIMM or UDIMM) {board.name} takes")
     if ram.registered is None:
         out.append(f"the buffering (RDIMM or UDIMM) of {ram.name}")
+    elif board.memory_registered == "both" and (cpu is None or cpu.ecc is not False):
+        what = cpu.name if cpu is not None else "the CPU (none in the build)"
+        out.append(f"which memory buffering (RDIMM or UDIMM) {what} takes on {board.name}")
     return out
 
 
