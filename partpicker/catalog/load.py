@@ -412,6 +412,62 @@ def _read_jsonl(
         _add_rows(rows, spath, catalog, problems)
 
 
+@dataclass(frozen=True)
+class Span:
+    """The lines of a JSON Lines file that start at byte ``start`` or after, before ``stop``
+    (``start`` is the start of a line)."""
+
+    start: int
+    stop: int
+
+
+def spans_of(path: Path, parts: int) -> list[Span]:
+    """``path`` cut into at most ``parts`` spans of whole lines, of about equal size, in order."""
+    size = path.stat().st_size
+    cuts = [0]
+    with path.open("rb") as handle:
+        for i in range(1, parts):
+            target = size * i // parts
+            if target <= cuts[-1]:
+                continue
+            handle.seek(target - 1)
+            handle.readline()  # to the start of the next line
+            if handle.tell() >= size:
+                break
+            cuts.append(handle.tell())
+    return [Span(a, b) for a, b in zip(cuts, [*cuts[1:], size], strict=True)]
+
+
+def _newlines(handle: Any, stop: int) -> int:
+    """How many line ends the first ``stop`` bytes of ``handle`` (binary) hold."""
+    handle.seek(0)
+    count, left = 0, stop
+    while left > 0:
+        block = handle.read(min(left, 1 << 24))
+        if not block:
+            break
+        count += block.count(b"\n")
+        left -= len(block)
+    return count
+
+
+def read_jsonl_span(
+    path: Path, file_no: int, span: Span, part_checks: PartChecks, keep: Keep, slimmer: Any | None = None
+) -> list[Problem]:
+    """The problems of the lines of ``span`` of JSON Lines file ``path`` (number ``file_no`` of
+    its catalog), each valid part given to ``keep`` as :func:`read_catalog` gives it: the part
+    of a file one process reads while others read the rest (`suggest`, issue 14). ``slimmer``
+    makes a kept part's slim record (``slim(record, offset, line)``; by default
+    :class:`records.Slimmer`)."""
+    from partpicker.catalog import records
+
+    problems: list[Problem] = []
+    with path.open("rb") as handle, gc_paused():
+        lines = _Lines(str(path), slimmer or records.Slimmer(file_no), part_checks, problems, keep)
+        lines.read(handle, span)
+    return problems
+
+
 class _Lines:
     """The rows of one JSON Lines file: (line number, slim record or None, its problems) per
     category."""
@@ -440,12 +496,19 @@ class _Lines:
             made = functools.partial(self.slimmer.slim, record, offset, number)
             self.keep(record, cls.category, self.slimmer.file_no, offset, made)
 
-    def read(self, handle: Any) -> _Rows:
+    def read(self, handle: Any, span: Span | None = None) -> _Rows:
+        """Every line of ``handle`` (binary), or those of ``span``."""
         from partpicker.catalog import records
 
         decode, checker = records.decoder().decode, records.Checker()
-        offset = 0
-        for number, line in enumerate(handle, 1):
+        offset, first, stop = 0, 1, None
+        if span is not None:
+            first = 1 + _newlines(handle, span.start)
+            offset, stop = span.start, span.stop
+            handle.seek(offset)
+        for number, line in enumerate(handle, first):
+            if stop is not None and offset >= stop:
+                break
             start, offset = offset, offset + len(line)
             try:
                 record = decode(line)

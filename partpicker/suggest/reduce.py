@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
+import functools
 import operator
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Sequence
@@ -42,11 +43,14 @@ from typing import Any
 
 import msgspec
 
+from partpicker import yamlio
 from partpicker.catalog import Catalog, catalog_files, read_catalog
+from partpicker.catalog.load import PartChecks, Problem, Span, read_jsonl_span, spans_of
+from partpicker.errors import InputError
 from partpicker.paths import user_parts_file, user_prices_file
 from partpicker.pricing import fresh_price, kind_of
 from partpicker.rules.rulebook import RuleSpec, rules_for
-from partpicker.suggest import dominance
+from partpicker.suggest import dominance, split
 from partpicker.suggest.offer import VARIETY_ROLES, Priced, Request, big_enough, gpu_model_test
 
 _SCALARS = frozenset({int, float, str, bool, type(None)})
@@ -193,6 +197,40 @@ class Reducer:
                 self.own_aliases += 1
             self.aliases.extend(own)
 
+    def state(self) -> dict[str, Any]:
+        """What this reducer took, as plain data (another process's, to :meth:`merge`)."""
+        roles = {role: (st.best, st.usd, st.file_no, st.offset) for role, st in self.roles.items()}
+        return {
+            "seq": self.seq,
+            "roles": roles,
+            "newest": self.newest,
+            "hashes": (self.ids, self.names, self.aliases),
+            "own_aliases": self.own_aliases,
+        }
+
+    def merge(self, state: dict[str, Any]) -> None:
+        """Take what another reducer took (its :meth:`state`) of the parts read after this
+        one's, as if this one had read them: per class the ``--top`` cheapest of both (a
+        total order, cost then id, so the same whichever read first), the rest in order."""
+        base = self.seq
+        for role, (best, usd, file_no, offset) in state["roles"].items():
+            mine = self.roles[role]
+            mine.usd.extend(usd)
+            mine.file_no.extend(file_no)
+            mine.offset.extend(offset)
+            for key, group in best.items():
+                theirs = [(cost, pid, seq + base, slim) for cost, pid, seq, slim in group]
+                kept = mine.best.get(key)
+                both = theirs if kept is None else sorted(kept + theirs, key=operator.itemgetter(0, 1))
+                mine.best[key] = both[: mine.keep]
+        for category, day in state["newest"].items():
+            if day > self.newest.setdefault(category, day):
+                self.newest[category] = day
+        for mine_hashes, theirs_hashes in zip((self.ids, self.names, self.aliases), state["hashes"], strict=True):
+            mine_hashes.extend(theirs_hashes)
+        self.seq += state["seq"]
+        self.own_aliases += state["own_aliases"]
+
     def suspect(self) -> bool:
         """Whether two parts may share an id, or an alias may name two parts (equal hashes:
         then the whole catalog is loaded, and checked exactly)."""
@@ -303,23 +341,77 @@ def streamable(paths: Sequence[str | Path] | None, request: Request, *, overlays
 
 
 def streamed_catalog(
-    paths: Sequence[str | Path] | None, rules: dict[str, RuleSpec], request: Request, *, overlays: bool = False
+    paths: Sequence[str | Path] | None,
+    rules: dict[str, RuleSpec],
+    request: Request,
+    *,
+    overlays: bool = False,
+    jobs: int | None = None,
 ) -> Catalog | None:
     """The catalog ``request`` needs, read streaming and reduced (see the module docstring);
     None when it cannot be (then load it whole: :func:`streamable`, or a catalog with a
-    problem, which the whole load reports)."""
+    problem, which the whole load reports). ``jobs``: how many processes read it
+    (:mod:`partpicker.suggest.split`; by default as many as it has CPUs, if it is large)."""
     if not streamable(paths, request, overlays=overlays):
         return None
     from partpicker.catalog.checks import CURATION_ONLY
     from partpicker.catalog.checks.interface import PART_CHECKS
     from partpicker.pricing import today
 
-    reducer = Reducer(rules, request, request.as_of or today())
+    day = request.as_of or today()
     checks = {cid: fn for cid, fn in PART_CHECKS.items() if cid not in CURATION_ONLY}
-    catalog, problems = read_catalog(paths, part_checks=checks, keep=reducer.take)
+    files = catalog_files(paths)
+    count = split.jobs_for(files, jobs)
+    if count > 1 and all(_readable(f) for f in files):
+        catalog, problems, reducer = _read_split(files, count, lambda: Reducer(rules, request, day), checks)
+    else:
+        reducer = Reducer(rules, request, day)
+        catalog, problems = read_catalog(paths, part_checks=checks, keep=reducer.take)
     if any(p.severity == "error" for p in problems) or reducer.suspect():
         return None
     if request.gpu and "gpu" in reducer.roles and not reducer.roles["gpu"].best:
         return None  # no card of the model on offer: the whole catalog says why (or which card is meant)
     reducer.fill(catalog)
     return catalog
+
+
+def _readable(path: Path) -> bool:
+    """Whether ``path`` is a regular file that opens (else the one-process read says why)."""
+    try:
+        yamlio.check_regular(path)
+        with path.open("rb"):
+            return True
+    except (InputError, OSError):
+        return False
+
+
+def _read_split(
+    files: Sequence[Path], count: int, reducer: Callable[[], Reducer], checks: PartChecks
+) -> tuple[Catalog, list[Problem], Reducer]:
+    """``files`` read by ``count`` processes (:mod:`partpicker.suggest.split`), each a share
+    of their spans with a reducer of its own; the first reducer then takes the others' (in
+    the order of the lines), so it holds what one reading everything would."""
+    catalog = Catalog()
+    numbered = [(catalog.add_file(path), path) for path in files]
+    spans = [(file_no, path, span) for file_no, path in numbered for span in spans_of(path, count)]
+    total = sum(span.stop - span.start for _, _, span in spans) or 1
+    shares: list[list[tuple[int, Path, Span]]] = [[] for _ in range(count)]
+    done = 0
+    for item in spans:
+        shares[min(count - 1, done * count // total)].append(item)
+        done += item[2].stop - item[2].start
+
+    def read(share: list[tuple[int, Path, Span]]) -> tuple[list[Problem], dict[str, Any]]:
+        taker = reducer()
+        problems = []
+        for file_no, path, span in share:
+            problems += read_jsonl_span(path, file_no, span, checks, taker.take)
+        return problems, taker.state()
+
+    results = split.run([functools.partial(read, share) for share in shares if share])
+    first = reducer()
+    problems: list[Problem] = []
+    for found, state in results:
+        problems.extend(found)
+        first.merge(state)
+    return catalog, problems, first

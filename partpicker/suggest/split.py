@@ -1,0 +1,98 @@
+"""A large JSON Lines catalog read by several processes at once (`suggest`, issue 14).
+
+Reading and checking every line is most of what `suggest` costs on a market-scale catalog,
+and each line is read alone, so the file is cut into spans of whole lines
+(:func:`partpicker.catalog.load.spans_of`), one per process: this one reads the first, a forked
+copy of it each other one, and each hands back what it kept (pickled, through a pipe). A span
+whose process fails for any reason is read again here, so the answer never depends on the
+processes (it is the same as one process reading everything: ``tests/test_suggest_split.py``).
+
+How many processes: ``PARTPICKER_JOBS`` if set (1: one process), else one per CPU this process
+may run on (at most :data:`MAX_JOBS`); one only for catalogs under :data:`MIN_BYTES`, where
+forking costs more than it saves, or where the system cannot fork.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import signal
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+MIN_BYTES = 32 << 20
+"""Catalogs smaller than this (about 16,000 parts) are read by one process."""
+MAX_JOBS = 8
+
+T = TypeVar("T")
+
+
+def jobs_for(files: Sequence[Path], jobs: int | None = None) -> int:
+    """How many processes read ``files`` (``jobs``: asked for, whatever their size)."""
+    if not hasattr(os, "fork"):
+        return 1
+    if jobs is None:
+        asked = os.environ.get("PARTPICKER_JOBS", "").strip()
+        if asked.isdigit() and int(asked) > 0:
+            jobs = int(asked)
+        else:
+            try:
+                if sum(f.stat().st_size for f in files) < MIN_BYTES:
+                    return 1
+            except OSError:
+                return 1
+            jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(jobs, MAX_JOBS))
+
+
+def run(tasks: Sequence[Callable[[], T]]) -> list[T]:
+    """Each task's result, in order: the first run here, the others each in a forked process
+    at the same time (a task whose process fails is run here afterwards)."""
+    pending: list[tuple[int, int]] = []
+    try:
+        for task in tasks[1:]:
+            pending.append(_fork(task))
+        results = [tasks[0]()]
+        for task in tasks[1:]:
+            pid, reader = pending.pop(0)
+            results.append(_collect(pid, reader, task))
+        return results
+    finally:
+        for pid, reader in pending:  # only when something failed here: stop the others
+            with contextlib.suppress(OSError):
+                os.close(reader)
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+
+
+def _fork(task: Callable[[], Any]) -> tuple[int, int]:
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: run, hand the result over, leave without any cleanup of the parent's
+        code = 1
+        try:
+            os.close(reader)
+            data = pickle.dumps(task(), protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(writer, "wb") as out:
+                out.write(data)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(writer)
+    return pid, reader
+
+
+def _collect(pid: int, reader: int, task: Callable[[], T]) -> T:
+    with os.fdopen(reader, "rb") as handle:
+        data = handle.read()
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) == 0 and data:
+        try:
+            result: T = pickle.loads(data)  # our own child's, through our own pipe
+        except Exception:  # any failure of the child's hand-over: read its share here
+            return task()
+        return result
+    return task()

@@ -1,0 +1,140 @@
+"""A JSON Lines catalog read by several processes (:mod:`partpicker.suggest.split`) gives what
+one process reading it all gives: the same kept parts in the same order, the same counts and
+index of offered parts, the same problems with their line numbers, and the same answers."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from partpicker.catalog import read_catalog
+from partpicker.catalog.checks import CURATION_ONLY
+from partpicker.catalog.checks.interface import PART_CHECKS
+from partpicker.catalog.load import spans_of
+from partpicker.suggest import split
+from partpicker.suggest.answer import solve
+from partpicker.suggest.reduce import Reducer, _read_split, streamed_catalog
+
+from .conftest import fast_first
+from .support.random_catalog import DAY, make
+from .test_suggest_stream import RULES, SIZES, _everything, _request, as_jsonl
+
+CHECKS = {cid: fn for cid, fn in PART_CHECKS.items() if cid not in CURATION_ONLY}
+
+
+def _kept(catalog: Any) -> tuple[Any, ...]:
+    """What a reduced catalog holds: its entries in order, and what it knows of the rest."""
+    red = catalog.reduction
+    entries = tuple((cat, tuple(e.id for e in catalog.entries(cat))) for cat in sorted(red.index))
+    index = tuple((role, tuple(map(tuple, red.index[role]))) for role in sorted(red.index))
+    return entries, index, tuple(sorted(red.newest.items())), red.fields
+
+
+@pytest.mark.parametrize("seed", fast_first(range(12), 1))
+def test_split_reads_keep_what_one_read_keeps(seed: int, tmp_path: Path) -> None:
+    rng = random.Random(90_000 + seed)
+    path = as_jsonl(make(rng, SIZES), tmp_path / "random.jsonl", copies=3)
+    for _ in range(2):
+        request = _request(rng)
+        one = streamed_catalog([path], RULES, request, jobs=1)
+        assert one is not None
+        for jobs in (2, 3, 5):
+            many = streamed_catalog([path], RULES, request, jobs=jobs)
+            assert many is not None
+            assert _kept(many) == _kept(one)
+        assert _everything(solve(many, RULES, request)) == _everything(solve(one, RULES, request))
+
+
+def test_several_files_split_alike(tmp_path: Path) -> None:
+    rng = random.Random(7)
+    lines = as_jsonl(make(rng, SIZES), tmp_path / "all.jsonl", copies=3).read_text().splitlines(keepends=True)
+    cut = len(lines) // 3
+    files = [tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "c.jsonl"]
+    for f, part in zip(files, (lines[:cut], lines[cut : 2 * cut], lines[2 * cut :]), strict=True):
+        f.write_text("".join(part))
+    request = dataclasses.replace(_request(rng), budget=None)
+    one = streamed_catalog(files, RULES, request, jobs=1)
+    many = streamed_catalog(files, RULES, request, jobs=4)
+    assert one is not None and many is not None
+    assert _kept(many) == _kept(one)
+    assert _everything(solve(many, RULES, request)) == _everything(solve(one, RULES, request))
+
+
+def test_problems_keep_their_line_numbers(tmp_path: Path) -> None:
+    """Warnings found by a later process name the lines one process would name."""
+    path = as_jsonl(make(random.Random(8), SIZES), tmp_path / "c.jsonl", copies=2)
+    raw = [json.loads(line) for line in path.read_text().splitlines()]
+    for line in raw[1::7]:  # a recalled fact without its note is a warning of the evidence check
+        line["notes"] = ""
+        line["evidence"] = "recalled"
+    path.write_text("".join(json.dumps(line) + "\n" for line in raw))
+    request = _request(random.Random(8))
+    serial = Reducer(RULES, request, DAY)
+    _, expected = read_catalog([path], part_checks=CHECKS, keep=serial.take)
+    assert expected, "the catalog should have problems to compare"
+    for jobs in (2, 4):
+        _, found, _ = _read_split([path], jobs, lambda: Reducer(RULES, request, DAY), CHECKS)
+        assert found == expected
+
+
+def test_a_bad_line_in_a_later_span_is_not_reduced(tmp_path: Path) -> None:
+    path = as_jsonl(make(random.Random(3), SIZES), tmp_path / "c.jsonl", copies=2)
+    with path.open("a") as out:
+        out.write('{"category": "cpu", "id": "broken"}\n')
+    assert streamed_catalog([path], RULES, _request(random.Random(3)), jobs=3) is None
+
+
+def test_spans_cover_the_file_in_whole_lines(tmp_path: Path) -> None:
+    rng = random.Random(11)
+    path = tmp_path / "lines.jsonl"
+    path.write_bytes(b"".join(b"x" * rng.randint(0, 300) + b"\n" for _ in range(500)) + b"no newline at the end")
+    data = path.read_bytes()
+    for parts in (1, 2, 3, 7, 64, 10_000):
+        spans = spans_of(path, parts)
+        assert spans[0].start == 0 and spans[-1].stop == len(data)
+        assert all(a.stop == b.start for a, b in zip(spans, spans[1:], strict=False))
+        assert all(s.start == 0 or data[s.start - 1 : s.start] == b"\n" for s in spans)
+        assert len(spans) <= parts
+    assert spans_of(tmp_path / "lines.jsonl", 3)[0].stop > 0
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    assert [(s.start, s.stop) for s in spans_of(empty, 4)] == [(0, 0)]
+
+
+def _parent_only(pid: int, value: int) -> int:
+    if os.getpid() != pid:
+        raise RuntimeError("fails in the forked process")
+    return value
+
+
+def test_a_failing_process_is_read_again_here() -> None:
+    here = os.getpid()
+    tasks = [lambda i=i: _parent_only(here, i) for i in range(4)]
+    assert split.run(tasks) == [0, 1, 2, 3]
+    unpicklable = [lambda: 1, lambda: (lambda: 2)]  # a result pickle cannot send
+    found = split.run(unpicklable)
+    assert found[0] == 1 and found[1]() == 2
+    assert split.run([lambda: os.getpid(), lambda: os.getpid()])[1] != here  # the others do run elsewhere
+
+
+def test_how_many_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    small = tmp_path / "small.jsonl"
+    small.write_text("{}\n")
+    monkeypatch.delenv("PARTPICKER_JOBS", raising=False)
+    assert split.jobs_for([small]) == 1  # too small to be worth a fork
+    assert split.jobs_for([small], 3) == 3
+    assert split.jobs_for([small], 99) == split.MAX_JOBS
+    monkeypatch.setattr(split, "MIN_BYTES", 0)
+    assert split.jobs_for([small]) == min(len(os.sched_getaffinity(0)), split.MAX_JOBS)
+    monkeypatch.setenv("PARTPICKER_JOBS", "1")
+    assert split.jobs_for([small]) == 1
+    monkeypatch.setenv("PARTPICKER_JOBS", "x")  # not a count: as if unset
+    assert split.jobs_for([small]) == min(len(os.sched_getaffinity(0)), split.MAX_JOBS)
+    monkeypatch.delattr(os, "fork")
+    assert split.jobs_for([small], 4) == 1
