@@ -201,11 +201,13 @@ class Search:
         (so two boards with one slot map, or two cards of one width, share one check)."""
         key = (rule.id, *(self._spec_class(rule, r, assigned[r]) for r in rule.roles))
         found = self.cache.get(key)
-        if found is None:
-            self.checks += 1
-            params = rule.defaults()
-            build = self._build({r: assigned[r] for r in rule.roles})
-            found = self.cache[key] = run_rule(rule, build, params, self.layouts, explain=False).status
+        return self._run_status(key, rule, assigned) if found is None else found
+
+    def _run_status(self, key: tuple[Any, ...], rule: RuleSpec, assigned: dict[str, Part]) -> str:
+        """Run ``rule`` on the chosen parts of its roles; cache its status under ``key``."""
+        self.checks += 1
+        build = self._build({r: assigned[r] for r in rule.roles})
+        found = self.cache[key] = run_rule(rule, build, rule.defaults(), self.layouts, explain=False).status
         return found
 
     def _order(self, domains: dict[str, Domain] | None = None) -> list[str]:
@@ -502,10 +504,11 @@ class Search:
         get = self.cache.get
         for part, cls in zip(representatives, ids, strict=True):
             fixed[at] = cls
-            status = get(tuple(fixed))
+            key = tuple(fixed)
+            status = get(key)
             if status is None:
                 trial[role] = part
-                status = self.status(rule, trial)
+                status = self._run_status(key, rule, trial)
             verdicts.append(status)
         return verdicts
 
