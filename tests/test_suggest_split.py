@@ -5,6 +5,7 @@ index of offered parts, the same problems with their line numbers, and the same 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import os
 import random
@@ -19,6 +20,7 @@ from partpicker.catalog.checks.interface import PART_CHECKS
 from partpicker.catalog.load import spans_of
 from partpicker.suggest import split
 from partpicker.suggest.answer import solve
+from partpicker.suggest.offer import Request
 from partpicker.suggest.reduce import Reducer, _read_split, streamed_catalog
 
 from .conftest import fast_first
@@ -98,7 +100,7 @@ def test_spans_cover_the_file_in_whole_lines(tmp_path: Path) -> None:
     for parts in (1, 2, 3, 7, 64, 10_000):
         spans = spans_of(path, parts)
         assert spans[0].start == 0 and spans[-1].stop == len(data)
-        assert all(a.stop == b.start for a, b in zip(spans, spans[1:], strict=False))
+        assert all(a.stop == b.start for a, b in itertools.pairwise(spans))
         assert all(s.start == 0 or data[s.start - 1 : s.start] == b"\n" for s in spans)
         assert len(spans) <= parts
     assert spans_of(tmp_path / "lines.jsonl", 3)[0].stop > 0
@@ -117,7 +119,7 @@ def test_a_failing_process_is_read_again_here() -> None:
     here = os.getpid()
     tasks = [lambda i=i: _parent_only(here, i) for i in range(4)]
     assert split.run(tasks) == [0, 1, 2, 3]
-    unpicklable = [lambda: 1, lambda: (lambda: 2)]  # a result pickle cannot send
+    unpicklable = [lambda: 1, lambda: lambda: 2]  # a result pickle cannot send
     found = split.run(unpicklable)
     assert found[0] == 1 and found[1]() == 2
     assert split.run([lambda: os.getpid(), lambda: os.getpid()])[1] != here  # the others do run elsewhere
@@ -138,3 +140,74 @@ def test_how_many_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert split.jobs_for([small]) == min(len(os.sched_getaffinity(0)), split.MAX_JOBS)
     monkeypatch.delattr(os, "fork")
     assert split.jobs_for([small], 4) == 1
+
+
+def _builder_requests(rng: random.Random) -> list[Request]:
+    out = []
+    for _ in range(3):
+        request = _request(rng)
+        gpus = rng.choice([2, 4])
+        out.append(dataclasses.replace(request, gpus=gpus, start_gpus=min(request.start_gpus, gpus), budget=None))
+    return out
+
+
+@pytest.mark.parametrize("seed", fast_first(range(16), 2))
+def test_the_builders_pick_searched_beside_the_answer_is_the_same(
+    seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a process of its own for the builder's pick (:func:`split.may_fork`), on a catalog
+    read streaming, every answer is what one process finds (each on a catalog of its own)."""
+    rng = random.Random(95_000 + seed)
+    path = as_jsonl(make(rng, SIZES), tmp_path / "random.jsonl", copies=2)
+    requests = _builder_requests(rng)
+
+    def answers() -> list[tuple[Any, ...]]:
+        found = []
+        for request in requests:
+            catalog = streamed_catalog([path], RULES, request, jobs=1)
+            assert catalog is not None
+            found.append(_everything(solve(catalog, RULES, request)))
+        return found
+
+    monkeypatch.setenv("PARTPICKER_JOBS", "1")
+    alone = answers()
+    monkeypatch.setenv("PARTPICKER_JOBS", "2")
+    monkeypatch.setattr(split, "MIN_PARTS", 0)
+    forks: list[int] = []
+    monkeypatch.setattr(split.Forked, "__init__", _counting(split.Forked.__init__, forks))
+    assert answers() == alone
+    assert len(forks) == len(requests)  # each searched it beside the answer
+
+
+def _counting(init: Any, calls: list[int]) -> Any:
+    def counted(self: Any, task: Any) -> None:
+        calls.append(1)
+        init(self, task)
+
+    return counted
+
+
+def test_some_answers_need_the_builders_pick(tmp_path: Path) -> None:
+    """(So that the test above compares picks, not only their absence.)"""
+    needed = 0
+    for seed in range(16):
+        rng = random.Random(95_000 + seed)
+        path = as_jsonl(make(rng, SIZES), tmp_path / f"random-{seed}.jsonl", copies=2)
+        for request in _builder_requests(rng):
+            catalog = streamed_catalog([path], RULES, request, jobs=1)
+            assert catalog is not None
+            needed += solve(catalog, RULES, request).builder is not None
+    assert needed > 0
+
+
+def test_a_whole_catalog_searches_the_pick_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(Its searches share what they learn: see :func:`answer._builder_ahead`.)"""
+    monkeypatch.setenv("PARTPICKER_JOBS", "2")
+    monkeypatch.setattr(split, "MIN_PARTS", 0)
+    forks: list[int] = []
+    monkeypatch.setattr(split.Forked, "__init__", _counting(split.Forked.__init__, forks))
+    rng = random.Random(5)
+    catalog = make(rng, SIZES)
+    for request in _builder_requests(rng):
+        solve(catalog, RULES, request)
+    assert not forks

@@ -172,10 +172,21 @@ def model_of(record: Any) -> type[Part]:
     return _models()[type(record)]
 
 
+def model_of_type(kind: type) -> type[Part]:
+    """The part model of a record type."""
+    return _models()[kind]
+
+
+_MEMO_LIMIT = 1 << 16
+
+
 class Checker:
     """The checks msgspec cannot say, memoised on the value (vocabulary words repeat)."""
 
     def __init__(self) -> None:
+        self.plans: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
+        self.fixed: dict[tuple[type, tuple[Any, ...]], tuple[Any, ...] | bool] = {}
+        """The normalised vocabulary of each record type's values seen (most records share them)."""
         self.words: dict[tuple[Callable[[Any], Any], str], str | None] = {}
         self.evidence_keys: dict[str, frozenset[str]] = {
             cat: frozenset(spec_fields(cls)) for cat, cls in CATEGORIES.items()
@@ -194,9 +205,36 @@ class Checker:
         """Normalise the vocabulary of ``record`` in place; False if pydantic would reject it."""
         if not SLUG.match(record.id):
             return False
-        model = model_of(record)
+        kind = type(record)
+        plan = self.plans.get(kind) or self._plan(kind)
+        names, values_of = plan
+        if names:
+            values = values_of(record)
+            key = (kind, values)
+            fixed = self.fixed.get(key)
+            if fixed is None:
+                if len(self.fixed) >= _MEMO_LIMIT:  # (a catalog of free-text words: keep memory flat)
+                    self.fixed.clear()
+                fixed = self.fixed[key] = self._fixed(model_of(record), names, values)
+            if not isinstance(fixed, tuple):
+                return False
+            for name, old, new in zip(names, values, fixed, strict=True):
+                if new is not old:
+                    setattr(record, name, new)
+        return self._evidence_ok(record)
+
+    def _plan(self, kind: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+        names = tuple(dict.fromkeys(name for name, _, _ in _vocabulary(model_of_type(kind))))
+        getter = operator.attrgetter(*names) if len(names) > 1 else (lambda r: tuple(getattr(r, n) for n in names))
+        plan = self.plans[kind] = (names, getter)
+        return plan
+
+    def _fixed(self, model: type[Part], names: tuple[str, ...], values: tuple[Any, ...]) -> tuple[Any, ...] | bool:
+        """The normalised vocabulary values of a record (each field's checks in turn), False if
+        one is not a word pydantic accepts."""
+        current = dict(zip(names, values, strict=True))
         for name, check, is_list in _vocabulary(model):
-            value = getattr(record, name)
+            value = current[name]
             if value is None:
                 continue
             if is_list:
@@ -207,9 +245,9 @@ class Checker:
                 fixed = self.word(check, value)
                 if fixed is None:
                     return False
-            if fixed is not value:
-                setattr(record, name, fixed)
-        return self._evidence_ok(record)
+            if fixed != value:
+                current[name] = fixed
+        return tuple(current[name] for name in names)
 
     def _evidence_ok(self, record: Any) -> bool:
         found = record.field_evidence

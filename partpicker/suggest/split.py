@@ -20,10 +20,12 @@ import pickle
 import signal
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Generic, TypeVar
 
 MIN_BYTES = 32 << 20
 """Catalogs smaller than this (about 16,000 parts) are read by one process."""
+MIN_PARTS = 2_000
+"""Searches of catalogs (as kept for the request) smaller than this run one after the other."""
 MAX_JOBS = 8
 
 T = TypeVar("T")
@@ -34,65 +36,88 @@ def jobs_for(files: Sequence[Path], jobs: int | None = None) -> int:
     if not hasattr(os, "fork"):
         return 1
     if jobs is None:
-        asked = os.environ.get("PARTPICKER_JOBS", "").strip()
-        if asked.isdigit() and int(asked) > 0:
-            jobs = int(asked)
-        else:
-            try:
-                if sum(f.stat().st_size for f in files) < MIN_BYTES:
-                    return 1
-            except OSError:
+        try:
+            if _asked() is None and sum(f.stat().st_size for f in files) < MIN_BYTES:
                 return 1
-            jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        except OSError:
+            return 1
+        jobs = _asked() or _cpus()
     return max(1, min(jobs, MAX_JOBS))
+
+
+def may_fork(parts: int) -> bool:
+    """Whether a search over a catalog of ``parts`` parts may run beside another in a forked
+    process (``PARTPICKER_JOBS`` 1, one CPU or no fork: no; small catalogs: not worth it)."""
+    if not hasattr(os, "fork") or parts < MIN_PARTS:
+        return False
+    return (_asked() or _cpus()) > 1
+
+
+def _asked() -> int | None:
+    asked = os.environ.get("PARTPICKER_JOBS", "").strip()
+    return int(asked) if asked.isdigit() and int(asked) > 0 else None
+
+
+def _cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def run(tasks: Sequence[Callable[[], T]]) -> list[T]:
     """Each task's result, in order: the first run here, the others each in a forked process
     at the same time (a task whose process fails is run here afterwards)."""
-    pending: list[tuple[int, int]] = []
+    pending: list[Forked[T]] = []
     try:
         for task in tasks[1:]:
-            pending.append(_fork(task))
+            pending.append(Forked(task))
         results = [tasks[0]()]
-        for task in tasks[1:]:
-            pid, reader = pending.pop(0)
-            results.append(_collect(pid, reader, task))
+        while pending:
+            results.append(pending.pop(0).result())
         return results
     finally:
-        for pid, reader in pending:  # only when something failed here: stop the others
-            with contextlib.suppress(OSError):
+        for forked in pending:  # only when something failed here: stop the others
+            forked.cancel()
+
+
+class Forked(Generic[T]):
+    """A task run in a forked copy of this process, started now: :meth:`result` waits for
+    it (and runs the task here if that process fails), :meth:`cancel` stops it."""
+
+    def __init__(self, task: Callable[[], T]) -> None:
+        self.task = task
+        reader, writer = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: run, hand the result over, leave without the parent's cleanup
+            code = 1
+            try:
                 os.close(reader)
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
+                data = pickle.dumps(task(), protocol=pickle.HIGHEST_PROTOCOL)
+                with os.fdopen(writer, "wb") as out:
+                    out.write(data)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(writer)
+        self.pid, self.reader = pid, reader
 
+    def result(self) -> T:
+        with os.fdopen(self.reader, "rb") as handle:
+            data = handle.read()
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = 0
+        if os.waitstatus_to_exitcode(status) == 0 and data:
+            try:
+                found: T = pickle.loads(data)  # our own child's, through our own pipe
+            except Exception:  # any failure of the child's hand-over: run the task here
+                return self.task()
+            return found
+        return self.task()
 
-def _fork(task: Callable[[], Any]) -> tuple[int, int]:
-    reader, writer = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: run, hand the result over, leave without any cleanup of the parent's
-        code = 1
-        try:
-            os.close(reader)
-            data = pickle.dumps(task(), protocol=pickle.HIGHEST_PROTOCOL)
-            with os.fdopen(writer, "wb") as out:
-                out.write(data)
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(writer)
-    return pid, reader
-
-
-def _collect(pid: int, reader: int, task: Callable[[], T]) -> T:
-    with os.fdopen(reader, "rb") as handle:
-        data = handle.read()
-    _, status = os.waitpid(pid, 0)
-    if os.waitstatus_to_exitcode(status) == 0 and data:
-        try:
-            result: T = pickle.loads(data)  # our own child's, through our own pipe
-        except Exception:  # any failure of the child's hand-over: read its share here
-            return task()
-        return result
-    return task()
+    def cancel(self) -> None:
+        if not self.pid:
+            return
+        with contextlib.suppress(OSError):
+            os.close(self.reader)
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        self.pid = 0
