@@ -44,7 +44,7 @@ from typing import Any
 
 from partpicker.catalog import Catalog, load_catalog
 from partpicker.rules.rulebook import RuleSpec, load_rules
-from partpicker.suggest.offer import Request
+from partpicker.suggest.offer import DEFAULT_STALE_DAYS, Request
 from partpicker.suggest.search import Search
 
 
@@ -226,7 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     catalog = load_catalog([args.catalog])
     loaded = time.perf_counter()
     rules = load_rules()
-    request = Request(gpus=args.gpus, min_storage_gb=0, as_of=dt.date.fromisoformat(args.as_of))
+    day = dt.date.fromisoformat(args.as_of)
+    request = Request(gpus=args.gpus, min_storage_gb=0, as_of=day, stale_days=DEFAULT_STALE_DAYS)  # as `suggest` asks
     out: dict[str, Any] = {"load_s": loaded - start}
     try:
         found = solve_cpsat(catalog, rules, request, args.max_combos, args.max_rounds)

@@ -12,7 +12,8 @@ Each size is measured in a child process (`run.py --measure FILE`), so that one 
 heap and allocator state do not leak into the next and `ru_maxrss` is that size's own peak:
 
 - load: `load_catalog([FILE])`, wall-clock (and CPU) seconds;
-- solve: `solve(...)` for `Request(gpus=N, as_of=AS_OF)`, wall-clock seconds, or `n/a`
+- solve: `solve(...)` for `Request(gpus=N, as_of=AS_OF, stale_days=DEFAULT_STALE_DAYS)` (as the command
+  asks by default), wall-clock seconds, or `n/a`
   while `partpicker.suggest.search` does not import; AS_OF is the newest price date of the curated
   catalog, which the synthetic prices are spread up to (with the default as-of, today,
   every synthetic price would be stale);
@@ -129,6 +130,10 @@ def measure(
         request_cls, solve_fn = solver
         names = {f.name for f in dataclasses.fields(request_cls)} if dataclasses.is_dataclass(request_cls) else set()
         request = request_cls(gpus=gpus, as_of=as_of) if "as_of" in names else request_cls(gpus=gpus)
+        if "stale_days" in names:  # as `suggest` asks by default (its --stale-days)
+            from partpicker.suggest.offer import DEFAULT_STALE_DAYS
+
+            request = dataclasses.replace(request, stale_days=DEFAULT_STALE_DAYS)
         args: tuple[Any, ...] = (catalog, request)
         if "rules" in inspect.signature(solve_fn).parameters:  # solve(catalog, rules, request)
             from partpicker.rules.rulebook import load_rules
@@ -148,10 +153,11 @@ def measure(
 def _streamed(path: Path, gpus: int, as_of: dt.date) -> Any:
     """The catalog as `suggest --gpus N --as-of DAY --min-storage 0` reads it."""
     from partpicker.rules.rulebook import load_rules
-    from partpicker.suggest.offer import Request
+    from partpicker.suggest.offer import DEFAULT_STALE_DAYS, Request
     from partpicker.suggest.reduce import streamed_catalog
 
-    catalog = streamed_catalog([path], load_rules(), Request(gpus=gpus, as_of=as_of))
+    request = Request(gpus=gpus, as_of=as_of, stale_days=DEFAULT_STALE_DAYS)
+    catalog = streamed_catalog([path], load_rules(), request)
     if catalog is None:
         raise SystemExit(f"{path}: not read streaming (a problem in the catalog?)")
     return catalog
