@@ -20,7 +20,6 @@ from partpicker.catalog.checks.interface import PART_CHECKS
 from partpicker.catalog.load import spans_of
 from partpicker.suggest import split
 from partpicker.suggest.answer import solve
-from partpicker.suggest.offer import Request
 from partpicker.suggest.reduce import Reducer, _read_split, streamed_catalog
 
 from .conftest import fast_first
@@ -140,74 +139,3 @@ def test_how_many_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert split.jobs_for([small]) == min(len(os.sched_getaffinity(0)), split.MAX_JOBS)
     monkeypatch.delattr(os, "fork")
     assert split.jobs_for([small], 4) == 1
-
-
-def _builder_requests(rng: random.Random) -> list[Request]:
-    out = []
-    for _ in range(3):
-        request = _request(rng)
-        gpus = rng.choice([2, 4])
-        out.append(dataclasses.replace(request, gpus=gpus, start_gpus=min(request.start_gpus, gpus), budget=None))
-    return out
-
-
-@pytest.mark.parametrize("seed", fast_first(range(16), 2))
-def test_the_builders_pick_searched_beside_the_answer_is_the_same(
-    seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With a process of its own for the builder's pick (:func:`split.may_fork`), on a catalog
-    read streaming, every answer is what one process finds (each on a catalog of its own)."""
-    rng = random.Random(95_000 + seed)
-    path = as_jsonl(make(rng, SIZES), tmp_path / "random.jsonl", copies=2)
-    requests = _builder_requests(rng)
-
-    def answers() -> list[tuple[Any, ...]]:
-        found = []
-        for request in requests:
-            catalog = streamed_catalog([path], RULES, request, jobs=1)
-            assert catalog is not None
-            found.append(_everything(solve(catalog, RULES, request)))
-        return found
-
-    monkeypatch.setenv("PARTPICKER_JOBS", "1")
-    alone = answers()
-    monkeypatch.setenv("PARTPICKER_JOBS", "2")
-    monkeypatch.setattr(split, "MIN_PARTS", 0)
-    forks: list[int] = []
-    monkeypatch.setattr(split.Forked, "__init__", _counting(split.Forked.__init__, forks))
-    assert answers() == alone
-    assert len(forks) == len(requests)  # each searched it beside the answer
-
-
-def _counting(init: Any, calls: list[int]) -> Any:
-    def counted(self: Any, task: Any) -> None:
-        calls.append(1)
-        init(self, task)
-
-    return counted
-
-
-def test_some_answers_need_the_builders_pick(tmp_path: Path) -> None:
-    """(So that the test above compares picks, not only their absence.)"""
-    needed = 0
-    for seed in range(16):
-        rng = random.Random(95_000 + seed)
-        path = as_jsonl(make(rng, SIZES), tmp_path / f"random-{seed}.jsonl", copies=2)
-        for request in _builder_requests(rng):
-            catalog = streamed_catalog([path], RULES, request, jobs=1)
-            assert catalog is not None
-            needed += solve(catalog, RULES, request).builder is not None
-    assert needed > 0
-
-
-def test_a_whole_catalog_searches_the_pick_here(monkeypatch: pytest.MonkeyPatch) -> None:
-    """(Its searches share what they learn: see :func:`answer._builder_ahead`.)"""
-    monkeypatch.setenv("PARTPICKER_JOBS", "2")
-    monkeypatch.setattr(split, "MIN_PARTS", 0)
-    forks: list[int] = []
-    monkeypatch.setattr(split.Forked, "__init__", _counting(split.Forked.__init__, forks))
-    rng = random.Random(5)
-    catalog = make(rng, SIZES)
-    for request in _builder_requests(rng):
-        solve(catalog, RULES, request)
-    assert not forks

@@ -26,7 +26,6 @@ from partpicker.models import Part
 from partpicker.pricing import line_usd
 from partpicker.rules.graph import unary_rules
 from partpicker.rules.rulebook import RuleSpec
-from partpicker.suggest import split
 from partpicker.suggest.offer import Priced, Request
 from partpicker.suggest.search import Search
 from partpicker.validate.engine import evaluate, message, run_rule
@@ -130,16 +129,6 @@ class _Ctx:
 def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Solution:
     """The answer to a request (see the module docstring)."""
     ctx = _Ctx(catalog, rules, request)
-    ahead = _builder_ahead(ctx)
-    try:
-        return _solve(ctx, ahead)
-    finally:
-        if ahead is not None:
-            ahead[1].cancel()
-
-
-def _solve(ctx: _Ctx, ahead: _Ahead | None) -> Solution:
-    request = ctx.request
     search, choices = _search(ctx, request)
     possible = None
     if choices and not request.allow_unknown:
@@ -161,7 +150,7 @@ def _solve(ctx: _Ctx, ahead: _Ahead | None) -> Solution:
         _stats(search),
         search.day,
         possible=possible,
-        builder=_builder(ctx, choices[0], allow_unknown=not choices[0].proven, ahead=ahead),
+        builder=_builder(ctx, choices[0], allow_unknown=not choices[0].proven),
         proven_over_budget=over,
     )
 
@@ -201,43 +190,13 @@ def _findings(report: Report) -> dict[str, Any]:
     }
 
 
-def _builder(ctx: _Ctx, best: Choice, *, allow_unknown: bool, ahead: _Ahead | None = None) -> Choice | None:
+def _builder(ctx: _Ctx, best: Choice, *, allow_unknown: bool) -> Choice | None:
     """At two GPUs or more, when ``best`` fails a builder's warning: the cheapest build that
     clears them (ignoring the budget, so that its extra cost can be said)."""
-    request = _builder_request(ctx, allow_unknown=allow_unknown)
-    if request is None or not any(w.rule in request.enforce for w in best.warnings):
-        return None
-    if ahead is not None and ahead[0] == request:
-        return ahead[1].result()
-    return _cheapest(ctx, request)
-
-
-def _builder_request(ctx: _Ctx, *, allow_unknown: bool) -> Request | None:
-    """The builder's pick's search (None: the request has none: one GPU, or no such rule)."""
     enforce = tuple(r for r in BUILDER_WARNINGS if r in ctx.rules)
-    if ctx.request.gpus < 2 or not enforce:
+    if ctx.request.gpus < 2 or not any(w.rule in enforce for w in best.warnings):
         return None
-    return replace(ctx.request, enforce=enforce, top=1, budget=None, allow_unknown=allow_unknown)
-
-
-_Ahead = tuple[Request, split.Forked["Choice | None"]]
-
-
-def _builder_ahead(ctx: _Ctx) -> _Ahead | None:
-    """The builder's pick of a proven answer, searched in another process while this one
-    searches the answer (issue 14: on a large catalog it is the longest of the searches, and
-    most answers need it); None where that is not worth a process (:func:`split.may_fork`).
-    An answer that turns out not to need it, or to need another one, stops it. Only on a
-    catalog reduced for this request (read streaming), which no other search reads: the
-    searches of one catalog share what they learn (rule statuses), and this one's stays in
-    its process, so a later search on the catalog would count other rule checks."""
-    request = _builder_request(ctx, allow_unknown=False)
-    if request is None or ctx.catalog.reduction is None or not split.may_fork(len(ctx.catalog)):
-        return None
-    return request, split.Forked(lambda: _cheapest(ctx, request))
-
-
-def _cheapest(ctx: _Ctx, request: Request) -> Choice | None:
+    request = replace(ctx.request, enforce=enforce, top=1, budget=None, allow_unknown=allow_unknown)
     found = _search(ctx, request, count=False)[1]
     return found[0] if found else None
 

@@ -24,8 +24,6 @@ from typing import Generic, TypeVar
 
 MIN_BYTES = 32 << 20
 """Catalogs smaller than this (about 16,000 parts) are read by one process."""
-MIN_PARTS = 2_000
-"""Searches of catalogs (as kept for the request) smaller than this run one after the other."""
 MAX_JOBS = 8
 
 T = TypeVar("T")
@@ -43,14 +41,6 @@ def jobs_for(files: Sequence[Path], jobs: int | None = None) -> int:
             return 1
         jobs = _asked() or _cpus()
     return max(1, min(jobs, MAX_JOBS))
-
-
-def may_fork(parts: int) -> bool:
-    """Whether a search over a catalog of ``parts`` parts may run beside another in a forked
-    process (``PARTPICKER_JOBS`` 1, one CPU or no fork: no; small catalogs: not worth it)."""
-    if not hasattr(os, "fork") or parts < MIN_PARTS:
-        return False
-    return (_asked() or _cpus()) > 1
 
 
 def _asked() -> int | None:
