@@ -158,6 +158,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--with-1m", action="store_true", help="add a 1,000,000-part catalog")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds per size (medians are shown)")
     parser.add_argument("--gpus", type=int, default=4)
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        help="processes partpicker reads a large catalog with (PARTPICKER_JOBS; default: one per CPU)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
         "--max-combos",
@@ -166,6 +171,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="CP-SAT: a rule table of more class combinations is added lazily (cpsat.py; 0: no CP-SAT)",
     )
     args = parser.parse_args(argv)
+    if args.jobs is not None:
+        os.environ["PARTPICKER_JOBS"] = str(args.jobs)  # the command's and run.py's children read it
     import datetime as dt
 
     as_of = dt.date.fromordinal(synth._profile(None).as_of).isoformat()
@@ -179,7 +186,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  {n:>9,} round {i + 1}: " + ", ".join(f"{k} {v}" for k, v in rows[-1].items()), file=sys.stderr)
         results.append(summary(n, rows))
     rounds = f"medians of {args.rounds} interleaved rounds"
-    print(f"suggest --gpus {args.gpus} --as-of {as_of}; {rounds}; {os.cpu_count()} CPUs; load {os.getloadavg()[0]:.1f}")
+    jobs = os.environ.get("PARTPICKER_JOBS", "one per CPU")
+    print(
+        f"suggest --gpus {args.gpus} --as-of {as_of}; {rounds}; {os.cpu_count()} CPUs; PARTPICKER_JOBS {jobs};"
+        f" load {os.getloadavg()[0]:.1f}"
+    )
     print(table(results))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

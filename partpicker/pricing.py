@@ -51,9 +51,10 @@ def price_of(part: Part, day: dt.date) -> Price | None:
     for point in part.prices:
         if point.date > day:
             continue
-        if kind_of(point) != "msrp" and (market is None or point.date >= market.date):
-            market = point
-        elif kind_of(point) == "msrp" and (msrp is None or point.date >= msrp.date):
+        if getattr(point, "kind", "street") != "msrp":  # (kind_of, inline: once per point of every part)
+            if market is None or point.date >= market.date:
+                market = point
+        elif msrp is None or point.date >= msrp.date:
             msrp = point
     return market or msrp
 
