@@ -134,3 +134,12 @@ def test_jsonl_lines_get_the_catalog_checks_without_a_model_each(name: str, tmp_
     assert [p.check for p in errors] == [check_id]
     if check_id not in CURATION_ONLY:
         assert catalog.models() == [] and not catalog._made  # checked on the records
+
+
+def test_an_unknown_category_is_quoted(tmp_path: Path) -> None:
+    path = tmp_path / "cat.jsonl"
+    path.write_text('{"category": "gpuu", "id": "x"}\n{"id": "y"}\n')
+    _, problems = read_catalog([path])
+    assert [(p.line, p.check) for p in problems] == [(1, "vocabulary"), (2, "vocabulary")]
+    assert "(not 'gpuu')" in problems[0].message and "gpu, " in problems[0].message
+    assert "(not" not in problems[1].message

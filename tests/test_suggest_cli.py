@@ -239,6 +239,10 @@ def test_an_unproven_answer_under_budget_names_the_proven_one_over_it() -> None:
     doc = json.loads(short.stdout)
     assert short.exit_code == 3 and doc["status"] == "unproven"
     assert doc["proven_over_budget"]["total_usd"] == pytest.approx(proven["total_usd"])
+    text = runner.invoke(app, [*args[:-2], "--budget", str(budget)]).stdout
+    # the heading does not say no build is proven, when one over the budget is shown below it
+    assert f"no build within the ${budget:,.2f} budget is proven" in text, text
+    assert "Proven to pass, over the budget" in text and "no build is proven to pass" not in text
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ from partpicker.catalog import read_catalog
 from partpicker.catalog.checks import CURATION_ONLY
 from partpicker.catalog.checks.interface import PART_CHECKS
 from partpicker.catalog.load import spans_of
+from partpicker.errors import InputError
 from partpicker.suggest import split
 from partpicker.suggest.answer import solve
 from partpicker.suggest.reduce import Reducer, _read_split, streamed_catalog
@@ -135,7 +136,11 @@ def test_how_many_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert split.jobs_for([small]) == min(len(os.sched_getaffinity(0)), split.MAX_JOBS)
     monkeypatch.setenv("PARTPICKER_JOBS", "1")
     assert split.jobs_for([small]) == 1
-    monkeypatch.setenv("PARTPICKER_JOBS", "x")  # not a count: as if unset
+    monkeypatch.setenv("PARTPICKER_JOBS", "")  # empty: as if unset
     assert split.jobs_for([small]) == min(len(os.sched_getaffinity(0)), split.MAX_JOBS)
+    for wrong in ("x", "0", "-1", "2.5"):
+        monkeypatch.setenv("PARTPICKER_JOBS", wrong)
+        with pytest.raises(InputError, match="PARTPICKER_JOBS must be a number of processes"):
+            split.jobs_for([small])
     monkeypatch.delattr(os, "fork")
     assert split.jobs_for([small], 4) == 1

@@ -218,4 +218,5 @@ def test_the_command_streams_and_says_what_is_wrong_with_a_broken_file(tmp_path:
     broken = _write(tmp_path / "broken.jsonl", [*lines, lines[3]])
     result = CliRunner().invoke(app, [*args, str(broken)])
     assert result.exit_code == 2
-    assert f"broken.jsonl:{len(lines) + 1}" in result.stderr and "is used twice" in result.stderr
+    assert f"broken.jsonl:{len(lines) + 1}" in result.stderr
+    assert f"is already used at {broken}:4" in result.stderr  # where the first one is

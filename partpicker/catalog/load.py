@@ -543,9 +543,12 @@ def _plain_row(line: bytes, number: int, offset: int, lines: _Lines) -> None:
 
     from partpicker.models import CATEGORIES
 
-    cls = CATEGORIES.get(raw.pop("category", None)) if isinstance(raw, dict) else None
+    category = raw.pop("category", None) if isinstance(raw, dict) else None
+    cls = CATEGORIES.get(category) if isinstance(category, str) else None
     if cls is None:
-        problems.append(Problem("vocabulary", spath, number, "each line needs a known `category`"))
+        given = "" if category is None else f" (not {excerpt(str(category))})"
+        known = ", ".join(CATEGORIES)
+        problems.append(Problem("vocabulary", spath, number, f"each line needs a known `category`{given}: {known}"))
         return
     try:
         part = cls.model_validate(raw)
@@ -570,7 +573,10 @@ def _add_rows(rows: _Rows, spath: str, catalog: Catalog, problems: list[Problem]
             if valid is None:
                 problems.extend(found)
             elif catalog.has(valid.id):
-                problems.append(Problem("duplicate-id", spath, number, f"id {valid.id!r} is used twice", valid.id))
+                first = catalog.origin_of(valid.id)
+                where = f"{first.path}:{first.line}" if first.line else first.path
+                message = f"id {valid.id!r} is already used at {where}"
+                problems.append(Problem("duplicate-id", spath, number, message, valid.id))
             else:
                 catalog.add_record(valid, cls.category)
                 problems.extend(found)

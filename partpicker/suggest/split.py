@@ -7,9 +7,10 @@ copy of it each other one, and each hands back what it kept (pickled, through a 
 whose process fails for any reason is read again here, so the answer never depends on the
 processes (it is the same as one process reading everything: ``tests/test_suggest_split.py``).
 
-How many processes: ``PARTPICKER_JOBS`` if set (1: one process), else one per CPU this process
-may run on (at most :data:`MAX_JOBS`); one only for catalogs under :data:`MIN_BYTES`, where
-forking costs more than it saves, or where the system cannot fork.
+How many processes: ``PARTPICKER_JOBS`` if set (1: one process; more than :data:`MAX_JOBS`:
+that many; not a count: bad input, exit 2), else one per CPU this process may run on (at most
+:data:`MAX_JOBS`), and one for catalogs under :data:`MIN_BYTES`, where forking costs more than
+it saves; one where the system cannot fork.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import signal
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Generic, TypeVar
+
+from partpicker.errors import InputError
 
 MIN_BYTES = 32 << 20
 """Catalogs smaller than this (about 16,000 parts) are read by one process."""
@@ -44,8 +47,16 @@ def jobs_for(files: Sequence[Path], jobs: int | None = None) -> int:
 
 
 def _asked() -> int | None:
+    """``PARTPICKER_JOBS`` (None: unset or empty); an :class:`InputError` if it is no count."""
     asked = os.environ.get("PARTPICKER_JOBS", "").strip()
-    return int(asked) if asked.isdigit() and int(asked) > 0 else None
+    if not asked:
+        return None
+    if not asked.isdigit() or int(asked) < 1:
+        raise InputError(
+            f"PARTPICKER_JOBS must be a number of processes, 1 or more (it is {asked!r})",
+            hint=f"unset it for one per CPU (at most {MAX_JOBS}), or set 1 to read with one process",
+        )
+    return int(asked)
 
 
 def _cpus() -> int:

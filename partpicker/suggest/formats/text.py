@@ -55,6 +55,11 @@ def _head(solution: Solution) -> str:
     build beside it, so it does not say there is none."""
     if solution.status == "unproven" and solution.request.allow_unknown:
         return ALLOWED_UNKNOWN
+    budget = solution.request.budget
+    if solution.status == "unproven" and budget is not None and solution.proven_over_budget is not None:
+        # (a proven build over the budget is shown below: "no build is proven" would contradict it)
+        within = f"no build within the ${budget:,.2f} budget is proven to pass"
+        return f"UNPROVEN: {within}; the cheapest no rule is known to fail"
     return HEADS[solution.status]
 
 
