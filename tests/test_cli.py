@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 import yaml
@@ -169,6 +170,30 @@ def test_a_reader_that_goes_away_is_not_an_internal_error() -> None:
     )
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.close()  # the reader goes away before anything is written
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 141, err
+    assert "internal error" not in err and "Traceback" not in err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("unbuffered", ["", "1"])
+def test_a_reader_that_goes_away_mid_report_is_141(unbuffered: str, tmp_path: Path) -> None:
+    """The same when the reader goes away in the middle of a report larger than a pipe holds,
+    also with an unbuffered stdout (``python -u``, ``PYTHONUNBUFFERED``), whose text layer would
+    drop what a partial write leaves and exit 0 (session 6 QA: `catalog check FILE | head -1`)."""
+    import subprocess
+    import sys
+
+    line = (DATA / "jsonl" / "lax.jsonl").read_text().splitlines()[1] + "\n"
+    path = tmp_path / "dups.jsonl"
+    path.write_text(line * 3000)  # 2,999 duplicate ids: a report of about 300 KB
+    env = {**os.environ, "PARTPICKER_NO_CACHE": "1", "PYTHONUNBUFFERED": unbuffered}
+    cmd = [sys.executable, "-m", "partpicker", "catalog", "check", str(path)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.read(10)  # the report started
+    proc.stdout.close()
     err = proc.stderr.read().decode()
     proc.stderr.close()
     assert proc.wait(timeout=60) == 141, err

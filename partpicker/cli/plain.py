@@ -11,6 +11,8 @@ command and the lean path end alike.
 from __future__ import annotations
 
 import datetime as dt
+import errno
+import io
 import os
 import re
 import sys
@@ -49,8 +51,27 @@ def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
         binary.write(out.encode("utf-8", "replace"))
         binary.flush()
         return
+    if isinstance(binary, io.RawIOBase):
+        # Unbuffered (python -u, PYTHONUNBUFFERED): the text layer writes straight to the file and
+        # drops what a partial write leaves (a pipe whose reader went away mid-write), so the
+        # bytes go out here until all are written or the next write says the reader is gone.
+        stream.flush()
+        _write_all(
+            binary,
+            out.encode(getattr(stream, "encoding", None) or "utf-8", getattr(stream, "errors", None) or "strict"),
+        )
+        return
     stream.write(out)
     stream.flush()
+
+
+def _write_all(raw: io.RawIOBase, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = raw.write(view)
+        if not written:  # nothing taken (a non-blocking file that would block): the reader is not reading
+            raise BrokenPipeError(errno.EPIPE, "the output took nothing")
+        view = view[written:]
 
 
 def _isatty(stream: IO[Any]) -> bool:
