@@ -51,7 +51,7 @@ def price_of(part: Part, day: dt.date) -> Price | None:
     for point in part.prices:
         if point.date > day:
             continue
-        if getattr(point, "kind", "street") != "msrp":  # (kind_of, inline: once per point of every part)
+        if kind_of(point) != "msrp":
             if market is None or point.date >= market.date:
                 market = point
         elif msrp is None or point.date >= msrp.date:

@@ -169,7 +169,7 @@ def _models() -> dict[type, type[Part]]:
 
 def model_of(record: Any) -> type[Part]:
     """The part model of a record."""
-    return _models()[type(record)]
+    return model_of_type(type(record))
 
 
 def model_of_type(kind: type) -> type[Part]:

@@ -46,20 +46,16 @@ def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
         out = _ANSI.sub("", out)
     encoding = (getattr(stream, "encoding", None) or "ascii").lower().replace("_", "-")
     binary = getattr(stream, "buffer", None)
-    if encoding in ("ascii", "us-ascii", "646", "ansi-x3.4-1968") and binary is not None:
-        stream.flush()  # what click does with such a stream: UTF-8, errors replaced
-        binary.write(out.encode("utf-8", "replace"))
-        binary.flush()
-        return
-    if isinstance(binary, io.RawIOBase):
-        # Unbuffered (python -u, PYTHONUNBUFFERED): the text layer writes straight to the file and
-        # drops what a partial write leaves (a pipe whose reader went away mid-write), so the
-        # bytes go out here until all are written or the next write says the reader is gone.
+    misread = encoding in ("ascii", "us-ascii", "646", "ansi-x3.4-1968")
+    # The bytes go out here on a stream misconfigured as ASCII (what click does with one: UTF-8,
+    # errors replaced), and on an unbuffered one (python -u, PYTHONUNBUFFERED), whose text layer
+    # writes straight to the file and drops what a partial write leaves (a pipe whose reader went
+    # away mid-write): here they are written until all are out or a write says the reader is gone.
+    if binary is not None and (misread or isinstance(binary, io.RawIOBase)):
         stream.flush()
-        _write_all(
-            binary,
-            out.encode(getattr(stream, "encoding", None) or "utf-8", getattr(stream, "errors", None) or "strict"),
-        )
+        errors = "replace" if misread else getattr(stream, "errors", None) or "strict"
+        _write_all(binary, out.encode("utf-8" if misread else encoding, errors))
+        binary.flush()
         return
     stream.write(out)
     stream.flush()

@@ -182,9 +182,11 @@ class Reducer:
         if role is not None and point is not None and big_enough(record, category, self.request):
             role.take(record, point.usd, self.seq, (file_no, offset), slim)
         elif record.prices:  # the newest price of a category is read only when it offers nothing
-            newest = max(p.date for p in record.prices)
-            if newest > self.newest.setdefault(category, newest):
-                self.newest[category] = newest
+            self._newest(category, max(p.date for p in record.prices))
+
+    def _newest(self, category: str, day: dt.date) -> None:
+        if day > self.newest.setdefault(category, day):
+            self.newest[category] = day
 
     def _hash(self, record: Any, category: str) -> None:
         self.ids.append(hash(record.id))
@@ -224,8 +226,7 @@ class Reducer:
                 both = theirs if kept is None else sorted(kept + theirs, key=operator.itemgetter(0, 1))
                 mine.best[key] = both[: mine.keep]
         for category, day in state["newest"].items():
-            if day > self.newest.setdefault(category, day):
-                self.newest[category] = day
+            self._newest(category, day)
         for mine_hashes, theirs_hashes in zip((self.ids, self.names, self.aliases), state["hashes"], strict=True):
             mine_hashes.extend(theirs_hashes)
         self.seq += state["seq"]

@@ -37,12 +37,13 @@ def jobs_for(files: Sequence[Path], jobs: int | None = None) -> int:
     if not hasattr(os, "fork"):
         return 1
     if jobs is None:
+        asked = _asked()
         try:
-            if _asked() is None and sum(f.stat().st_size for f in files) < MIN_BYTES:
+            if asked is None and sum(f.stat().st_size for f in files) < MIN_BYTES:
                 return 1
         except OSError:
             return 1
-        jobs = _asked() or _cpus()
+        jobs = asked or _cpus()
     return max(1, min(jobs, MAX_JOBS))
 
 
