@@ -21,7 +21,7 @@ from partpicker.catalog.load import spans_of
 from partpicker.errors import InputError
 from partpicker.suggest import split
 from partpicker.suggest.answer import solve
-from partpicker.suggest.reduce import Reducer, _read_split, streamed_catalog
+from partpicker.suggest.reduce import Reducer, _read_split, _Remaker, streamed_catalog
 
 from .conftest import fast_first
 from .support.random_catalog import DAY, make
@@ -31,9 +31,11 @@ CHECKS = {cid: fn for cid, fn in PART_CHECKS.items() if cid not in CURATION_ONLY
 
 
 def _kept(catalog: Any) -> tuple[Any, ...]:
-    """What a reduced catalog holds: its entries in order, and what it knows of the rest."""
+    """What a reduced catalog holds: its entries in order (the slim records, every field: a
+    forked process hands over where a kept part's line is, and the record is made again
+    from it), and what it knows of the rest."""
     red = catalog.reduction
-    entries = tuple((cat, tuple(e.id for e in catalog.entries(cat))) for cat in sorted(red.index))
+    entries = tuple((cat, tuple(catalog.entries(cat))) for cat in sorted(red.index))
     index = tuple((role, tuple(map(tuple, red.index[role]))) for role in sorted(red.index))
     return entries, index, tuple(sorted(red.newest.items())), red.fields
 
@@ -144,3 +146,25 @@ def test_how_many_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
             split.jobs_for([small])
     monkeypatch.delattr(os, "fork")
     assert split.jobs_for([small], 4) == 1
+
+
+def test_a_hand_over_by_lines_merges_as_one_by_records(tmp_path: Path) -> None:
+    """What a forked process hands over names each kept part by where its line is (file,
+    offset, line number), not by its record; merged, the records made again from those lines
+    equal the ones it read, and a hand-over by lines cannot be merged without a way to make them."""
+    rng = random.Random(21)
+    path = as_jsonl(make(rng, SIZES), tmp_path / "c.jsonl", copies=3)
+    request = dataclasses.replace(_request(rng), budget=None)
+    read = Reducer(RULES, request, DAY)
+    read_catalog([path], part_checks=CHECKS, keep=read.take)
+    by_lines = read.state(lines=True)
+    kept = [entry for best, *_ in by_lines["roles"].values() for group in best.values() for entry in group]
+    assert kept and all(type(entry[3]) is tuple and len(entry[3]) == 3 for entry in kept)
+    plain, remade = Reducer(RULES, request, DAY), Reducer(RULES, request, DAY)
+    plain.merge(read.state())
+    with _Remaker({0: path}) as remake:
+        remade.merge(by_lines, remake)
+    for role in plain.roles:
+        assert remade.roles[role].best == plain.roles[role].best
+    with pytest.raises(ValueError, match="remake"):
+        Reducer(RULES, request, DAY).merge(by_lines)

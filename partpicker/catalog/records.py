@@ -9,8 +9,8 @@ evidence) once per distinct value. A record reads like its part (same field name
 
 The structs are generated from :mod:`partpicker.models`, so there is one schema. A line the
 fast path rejects is not reported from here: the loader validates it again with pydantic,
-which says what is wrong in the same words as for YAML (and accepts what pydantic's lax
-mode accepts, such as ``"5"`` for an int).
+which says what is wrong in the same words as for YAML (and accepts what pydantic accepts
+that the decoder does not: none such is known since values are strict, issue 11).
 """
 
 from __future__ import annotations
@@ -422,13 +422,35 @@ def part_from_line(handle: Any, slim: Slim) -> Part:
 def part_at(handle: Any, offset: int) -> Part:
     """The pydantic part of the line at ``offset`` of a JSON Lines file (open, binary) that
     loaded without a problem."""
+    line = _line_at(handle, offset)
+    record = _fast_record(line)
+    return _lax_part(line) if record is None else to_part(record)
+
+
+def record_at(handle: Any, offset: int) -> Any:
+    """The checked record of the line at ``offset`` of a JSON Lines file (open, binary) that
+    loaded without a problem, as the loader made it (:func:`from_part` of a line only
+    pydantic's lax mode accepts)."""
+    line = _line_at(handle, offset)
+    record = _fast_record(line)
+    return from_part(_lax_part(line)) if record is None else record
+
+
+def _line_at(handle: Any, offset: int) -> bytes:
     handle.seek(offset)
-    line = handle.readline()
+    line: bytes = handle.readline()
+    return line
+
+
+def _fast_record(line: bytes) -> Any | None:
+    """The record of a line the fast path takes (None: one only pydantic's lax mode accepts)."""
     try:
         record = decoder().decode(line)
-        if _checker().fix(record):
-            return to_part(record)
     except msgspec.DecodeError:
-        pass
+        return None
+    return record if _checker().fix(record) else None
+
+
+def _lax_part(line: bytes) -> Part:
     raw = msgspec.json.decode(line)  # a line only pydantic's lax mode accepts
     return CATEGORIES[raw.pop("category")].model_validate(raw)
