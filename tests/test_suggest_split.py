@@ -168,3 +168,9 @@ def test_a_hand_over_by_lines_merges_as_one_by_records(tmp_path: Path) -> None:
         assert remade.roles[role].best == plain.roles[role].best
     with pytest.raises(ValueError, match="remake"):
         Reducer(RULES, request, DAY).merge(by_lines)
+    # The file changed under the reading: the line no longer holds the part (bad input, not a crash).
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(line.replace('"id": "', '"id": "changed-') for line in lines))
+    with _Remaker({0: path}) as remake, pytest.raises(InputError, match="changed while it was read") as found:
+        Reducer(RULES, request, DAY).merge(by_lines, remake)
+    assert found.value.line is not None and found.value.path == str(path)
