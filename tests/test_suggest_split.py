@@ -83,7 +83,7 @@ def test_problems_keep_their_line_numbers(tmp_path: Path) -> None:
     _, expected = read_catalog([path], part_checks=CHECKS, keep=serial.take)
     assert expected, "the catalog should have problems to compare"
     for jobs in (2, 4):
-        _, found, _ = _read_split([path], jobs, lambda: Reducer(RULES, request, DAY), CHECKS)
+        _, found, _ = _read_split([path], jobs, lambda lines: Reducer(RULES, request, DAY, lines=lines), CHECKS)
         assert found == expected
 
 
@@ -155,9 +155,10 @@ def test_a_hand_over_by_lines_merges_as_one_by_records(tmp_path: Path) -> None:
     rng = random.Random(21)
     path = as_jsonl(make(rng, SIZES), tmp_path / "c.jsonl", copies=3)
     request = dataclasses.replace(_request(rng), budget=None)
-    read = Reducer(RULES, request, DAY)
+    read, read_by_lines = Reducer(RULES, request, DAY), Reducer(RULES, request, DAY, lines=True)
     read_catalog([path], part_checks=CHECKS, keep=read.take)
-    by_lines = read.state(lines=True)
+    read_catalog([path], part_checks=CHECKS, keep=read_by_lines.take)
+    by_lines = read_by_lines.state()
     kept = [entry for best, *_ in by_lines["roles"].values() for group in best.values() for entry in group]
     assert kept and all(type(entry[3]) is tuple and len(entry[3]) == 3 for entry in kept)
     plain, remade = Reducer(RULES, request, DAY), Reducer(RULES, request, DAY)

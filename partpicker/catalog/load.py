@@ -244,11 +244,11 @@ CURATION_ONLY = frozenset({"near-duplicate"})
 name is a hint to the curator (it makes no answer wrong), and the check is quadratic."""
 
 
-Keep = Callable[[Any, str, int, int, Callable[[], Any]], None]
+Keep = Callable[[Any, str, int, int, int, Callable[[], Any]], None]
 """Takes a valid JSON Lines part instead of the catalog (:func:`read_catalog`): its record
 (:mod:`partpicker.catalog.records`, checked), its category, the number of its file
-(:meth:`Catalog.add_file`) and the offset of its line, and what makes its slim record (for
-the parts it keeps)."""
+(:meth:`Catalog.add_file`), the offset and number of its line, and what makes its slim record
+(for the parts it keeps)."""
 PartChecks = Mapping[str, Callable[[Any], Iterable[Any]]]
 """Checks of one part by id (:data:`partpicker.catalog.checks.interface.PART_CHECKS`): each
 yields findings with ``message``, ``severity`` (and ``loc``, which a JSON Lines line has no
@@ -494,7 +494,7 @@ class _Lines:
         self.problems.extend(found)
         if record is not None:
             made = functools.partial(self.slimmer.slim, record, offset, number)
-            self.keep(record, cls.category, self.slimmer.file_no, offset, made)
+            self.keep(record, cls.category, self.slimmer.file_no, offset, number, made)
 
     def read(self, handle: Any, span: Span | None = None) -> _Rows:
         """Every line of ``handle`` (binary), or those of ``span``."""

@@ -129,9 +129,11 @@ class _Role:
         self.file_no = array("H")
         self.offset = array("q")
 
-    def take(self, record: Any, usd: float, seq: int, where: tuple[int, int], slim: Callable[[], Any]) -> None:
-        """An offered part (its record, the file number and offset of its line), at its unit
-        price; ``slim`` makes its slim record."""
+    def take(
+        self, record: Any, usd: float, seq: int, where: tuple[int, int, int], slim: Callable[[], Any] | None
+    ) -> None:
+        """An offered part (its record; the file number, offset and number of its line), at its
+        unit price; ``slim`` makes its slim record (None: keep where its line is instead)."""
         self.usd.append(usd)
         self.file_no.append(where[0])
         self.offset.append(where[1])
@@ -139,9 +141,10 @@ class _Role:
         key = self.key(record)
         kept = self.best.get(key)
         if kept is None:
-            self.best[key] = [(cost, record.id, seq, slim())]
+            self.best[key] = [(cost, record.id, seq, where if slim is None else slim())]
         elif len(kept) < self.keep or (cost, record.id) < kept[-1][:2]:  # the search's order: cost, then id
-            bisect.insort(kept, (cost, record.id, seq, slim()), key=operator.itemgetter(0, 1))
+            entry = (cost, record.id, seq, where if slim is None else slim())
+            bisect.insort(kept, entry, key=operator.itemgetter(0, 1))
             del kept[self.keep :]
 
 
@@ -149,8 +152,13 @@ class Reducer:
     """Takes the slim records of a JSON Lines catalog as the loader reads them (:meth:`take`),
     keeping per role and class only what ``request`` can choose (the module docstring)."""
 
-    def __init__(self, rules: dict[str, RuleSpec], request: Request, day: dt.date) -> None:
+    def __init__(self, rules: dict[str, RuleSpec], request: Request, day: dt.date, *, lines: bool = False) -> None:
         self.request, self.day = request, day
+        self.lines = lines
+        """Whether to keep where a kept part's line is (file number, offset, line number), not
+        its slim record: a forked reader's, whose :meth:`state` is handed over (it pickles in a
+        fraction of the time: at 1M parts, records took 67 MB and 3 s each way), and
+        :meth:`merge` makes again only the records it keeps."""
         profile = [r for r in rules_for(request.profile, rules) if all(role in request.roles for role in r.roles)]
         # Nested values by their JSON encoding: equal encodings are equal values, so the classes
         # are as fine as the search's or finer (a dict in another key order), and each keeps at
@@ -176,7 +184,7 @@ class Reducer:
         self.of_model = gpu_model_test(request.gpu) if request.gpu else None
         """``--gpu``: whether a card is of the model (only those are offered)."""
 
-    def take(self, record: Any, category: str, file_no: int, offset: int, slim: Callable[[], Any]) -> None:
+    def take(self, record: Any, category: str, file_no: int, offset: int, line: int, slim: Callable[[], Any]) -> None:
         """One valid part, as the loader read it (:data:`partpicker.catalog.load.Keep`)."""
         self.seq += 1
         self._hash(record, category)
@@ -185,7 +193,7 @@ class Reducer:
         if category == "gpu" and self.of_model is not None and not self.of_model(record.chip):
             point = None
         if role is not None and point is not None and big_enough(record, category, self.request):
-            role.take(record, point.usd, self.seq, (file_no, offset), slim)
+            role.take(record, point.usd, self.seq, (file_no, offset, line), None if self.lines else slim)
         elif record.prices:  # the newest price of a category is read only when it offers nothing
             self._newest(category, max(p.date for p in record.prices))
 
@@ -204,17 +212,9 @@ class Reducer:
                 self.own_aliases += 1
             self.aliases.extend(own)
 
-    def state(self, *, lines: bool = False) -> dict[str, Any]:
-        """What this reducer took, as plain data (another process's, to :meth:`merge`);
-        ``lines``: each kept part as where its line is (file number, offset, line number)
-        instead of its slim record, which pickles in a fraction of the time (at 1M parts, 67
-        MB took 3 s each way), and :meth:`merge` makes again only those it keeps."""
-        roles = {}
-        for role, st in self.roles.items():
-            best = st.best
-            if lines:
-                best = {key: [(*entry[:3], _where(entry[3])) for entry in group] for key, group in best.items()}
-            roles[role] = (best, st.usd, st.file_no, st.offset)
+    def state(self) -> dict[str, Any]:
+        """What this reducer took, as plain data (another process's, to :meth:`merge`)."""
+        roles = {role: (st.best, st.usd, st.file_no, st.offset) for role, st in self.roles.items()}
         return {
             "seq": self.seq,
             "roles": roles,
@@ -266,11 +266,6 @@ class Reducer:
         for _, role, slim in sorted(kept, key=operator.itemgetter(0)):
             catalog.add_record(slim, role)
         catalog.reduction = Reduction(self, catalog)
-
-
-def _where(slim: Any) -> tuple[int, int, int]:
-    """Where a slim record's line is: its file number, offset and line number."""
-    return (slim.file_no, slim.offset, slim.line)
 
 
 def _slimmed(entry: tuple[Any, ...], remake: Callable[[str, int, int, int], Any] | None) -> tuple[Any, ...]:
@@ -416,7 +411,9 @@ def streamed_catalog(
     files = catalog_files(paths)
     count = split.jobs_for(files, jobs)
     if count > 1 and all(_readable(f) for f in files):
-        catalog, problems, reducer = _read_split(files, count, lambda: Reducer(rules, request, day), checks)
+        catalog, problems, reducer = _read_split(
+            files, count, lambda lines: Reducer(rules, request, day, lines=lines), checks
+        )
     else:
         reducer = Reducer(rules, request, day)
         catalog, problems = read_catalog(paths, part_checks=checks, keep=reducer.take)
@@ -439,10 +436,11 @@ def _readable(path: Path) -> bool:
 
 
 def _read_split(
-    files: Sequence[Path], count: int, reducer: Callable[[], Reducer], checks: PartChecks
+    files: Sequence[Path], count: int, reducer: Callable[[bool], Reducer], checks: PartChecks
 ) -> tuple[Catalog, list[Problem], Reducer]:
     """``files`` read by ``count`` processes (:mod:`partpicker.suggest.split`), each a share
-    of their spans with a reducer of its own; the first reducer then takes the others' (in
+    of their spans with a reducer of its own (``reducer(lines)``: a forked one keeps where its
+    kept parts' lines are, :attr:`Reducer.lines`); the first reducer then takes the others' (in
     the order of the lines), so it holds what one reading everything would."""
     catalog = Catalog()
     numbered = [(catalog.add_file(path), path) for path in files]
@@ -455,15 +453,15 @@ def _read_split(
         done += item[2].stop - item[2].start
 
     def read(share: list[tuple[int, Path, Span]], lines: bool) -> tuple[list[Problem], dict[str, Any]]:
-        taker = reducer()
+        taker = reducer(lines)
         problems = []
         for file_no, path, span in share:
             problems += read_jsonl_span(path, file_no, span, checks, taker.take)
-        return problems, taker.state(lines=lines)
+        return problems, taker.state()
 
     # The forked processes hand over where their kept parts' lines are, not their records.
     tasks = [functools.partial(read, share, i > 0) for i, share in enumerate(s for s in shares if s)]
-    first = reducer()
+    first = reducer(False)
     problems: list[Problem] = []
     # (what the others hand over is many small objects, and no cycles)
     with _Remaker(dict(numbered)) as remake, gc_paused():
