@@ -53,3 +53,27 @@ def test_signature_reads_what_the_rules_read(
         dominance.SIGNATURES[role](recorder, dominance.Scores(strict=strict, enforced=enforced))
         seen |= recorder.seen
     assert seen == declared, f"signature only: {sorted(seen - declared)}; reads only: {sorted(declared - seen)}"
+
+
+def test_a_part_and_its_record_freeze_alike(catalog: Catalog) -> None:
+    """The search's stand-in of a nested spec (a slot map, power sockets, a list of sockets) is
+    the same for a pydantic part and for the JSON Lines record of it, so that they are one
+    class; different values have different stand-ins."""
+    from partpicker.catalog import records
+    from partpicker.suggest.reduce import Freezer
+
+    freeze = Freezer({}, {})
+    nested = 0
+    by_value: dict[Any, Any] = {}
+    for parts in catalog.by_category.values():
+        for part in parts:
+            record = records.from_part(part)
+            for name in type(part).model_fields:
+                value = getattr(part, name)
+                if value is None or isinstance(value, str | int | float | tuple) or name == "prices":
+                    continue
+                nested += 1
+                assert freeze(value) == freeze(getattr(record, name)), (part.id, name)
+                by_value.setdefault(freeze(value), set()).add(repr(value))
+    assert nested > 100
+    assert all(len(reprs) == 1 for reprs in by_value.values())  # (equal stand-ins: equal values)

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from pydantic import BaseModel
 
 from partpicker import yamlio
 from partpicker.catalog import Catalog, catalog_files, read_catalog
@@ -77,16 +78,16 @@ def class_key(fields: Sequence[str], frozen: Callable[[Any], Hashable]) -> Calla
 
 
 class Freezer:
-    """A hashable stand-in for a spec value: a record's nested value (a slot map, a list of
-    sockets) is its JSON encoding, one bytes object per distinct encoding, found again by the
-    value itself (slim records share one object per distinct nested value); a value of
-    pydantic models, from YAML, is :func:`dominance.freeze` of it, made each time.
+    """A hashable stand-in for a spec value: a nested value (a slot map, a list of sockets) is
+    its JSON encoding, one bytes object per distinct encoding, found again by the value itself
+    (slim records share one object per distinct nested value). A record's value and the
+    pydantic model of it encode alike (the structs are made from the models, in their field
+    order: tested), so a part from YAML, a JSON Lines record and a part made from its line
+    (`suggest`'s "why not a cheaper part") are of one class when their specs are equal.
 
-    Equal stand-ins are equal values, which is all a class or a group needs: a value frozen
-    both ways (a YAML part and a JSON Lines part alike) is two classes, finer and still exact.
     Bytes keep their hash once made, where a frozen tuple of a slot map is hashed again, all
     the way down, each time it is part of a key (issue 14: at 1M parts, freezing was 2.6 s of
-    the searches' 18 s, profiled)."""
+    the searches' 18 s, profiled). A value JSON cannot hold is :func:`dominance.freeze` of it."""
 
     def __init__(self, by_json: dict[bytes, Hashable], by_id: dict[int, tuple[Any, Hashable]] | None) -> None:
         self.by_json, self.by_id = by_json, by_id
@@ -96,20 +97,27 @@ class Freezer:
     def __call__(self, value: Any) -> Hashable:
         if value is None or isinstance(value, int | float | str):
             return value
-        if type(value) is tuple and all(type(v) in _SCALARS for v in value):
-            return value  # (a record's list of sockets or form factors: frozen already)
+        if type(value) in (tuple, list) and all(type(v) in _SCALARS for v in value):
+            return tuple(value)  # (a list of sockets or form factors: a record's is a tuple already)
         if self.by_id is not None:
             same = self.by_id.get(id(value))
             if same is not None and same[0] is value:
                 return same[1]
         try:
-            key = msgspec.json.encode(value)
-        except TypeError:
+            key = msgspec.json.encode(value, enc_hook=_dumped)
+        except (TypeError, NotImplementedError):
             return dominance.freeze(value)
         found = self.by_json.setdefault(key, key)
         if self.by_id is not None:
             self.by_id[id(value)] = (value, found)  # the value is kept: its id names it
         return found
+
+
+def _dumped(value: Any) -> Any:
+    """A pydantic model as plain data, for the JSON encoder (anything else it cannot encode)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump()
+    raise NotImplementedError
 
 
 def shape(request: Request, day: dt.date) -> tuple[Any, ...]:
