@@ -175,3 +175,7 @@ def test_a_hand_over_by_lines_merges_as_one_by_records(tmp_path: Path) -> None:
     with _Remaker({0: path}) as remake, pytest.raises(InputError, match="changed while it was read") as found:
         Reducer(RULES, request, DAY).merge(by_lines, remake)
     assert found.value.line is not None and found.value.path == str(path)
+    for changed in ("[1, 2]", '{"category": ["cpu"]}', "not json"):  # nor a crash on a line no part can be
+        path.write_text("".join(changed.ljust(len(line) - 1) + "\n" for line in lines))  # offsets kept
+        with _Remaker({0: path}) as remake, pytest.raises(InputError, match="changed while it was read"):
+            Reducer(RULES, request, DAY).merge(by_lines, remake)

@@ -307,7 +307,8 @@ class _Remaker:
                 handle = self.handles[file_no] = path.open("rb")
                 self.slimmers[file_no] = records.Slimmer(file_no)
             record = records.record_at(handle, offset)
-        except (OSError, ValueError, KeyError, msgspec.DecodeError):  # ways a changed line fails to decode
+        # The ways a line that changed fails to decode: not JSON, not an object, no known category.
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, msgspec.DecodeError):
             record = None
         if getattr(record, "id", None) != part_id:
             raise InputError(
