@@ -77,3 +77,30 @@ def test_a_part_and_its_record_freeze_alike(catalog: Catalog) -> None:
                 by_value.setdefault(freeze(value), set()).add(repr(value))
     assert nested > 100
     assert all(len(reprs) == 1 for reprs in by_value.values())  # (equal stand-ins: equal values)
+
+
+@pytest.mark.parametrize("role", sorted(dominance.SIGNATURES))
+def test_a_remembered_pruning_is_the_pruning(role: str, catalog: Catalog) -> None:
+    """`suggest`'s searches share one memo of prunings: with it, every call keeps what a fresh
+    pruning keeps, whichever settings asked before (a warning only some signatures ask, unknowns
+    scored best or worst, --strict, --top), and the memo does answer the calls whose outcome
+    cannot differ (the builder's pick, for roles whose signatures ask no warning it enforces)."""
+    import random
+
+    rng = random.Random(role)
+    parts = [(part, float(rng.choice([10, 20, 30, 40]))) for part in catalog.by_category[role]]
+    settings = [
+        {"enforced": frozenset(enforced), "unknown_is_best": unknown, "strict": strict, "keep": keep}
+        for enforced in [(), ("gpu-cooling",), ("ram-capacity",), ("gpu-cooling", "ram-capacity"), WARNINGS]
+        for unknown in (False, True)
+        for strict in (False, True)
+        for keep in (1, 2)
+    ]
+    memo: dict[Any, Any] = {}
+    answered = 0
+    for setting in rng.sample(settings * 2, len(settings) * 2):
+        before = sum(len(done) for done in memo.values())
+        remembered = dominance.prune(parts, role, memo=memo, **setting)
+        answered += sum(len(done) for done in memo.values()) == before
+        assert remembered == dominance.prune(parts, role, **setting), setting
+    assert answered >= len(settings)  # every setting's second call at least

@@ -14,9 +14,9 @@ until its signature compares it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Hashable, MutableMapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 import msgspec
 from pydantic import BaseModel
@@ -54,18 +54,29 @@ class Scores:
     freeze: Callable[[Any], Hashable] = freeze
     enforced: frozenset[str] = frozenset()
     """Warning rules that bind as errors (``strict``: all of them)."""
+    asked: set[str] = field(default_factory=set, compare=False)
+    """The warnings :meth:`binds` was asked about (what a signature's outcome depends on)."""
+    unknowns: set[bool] = field(default_factory=set, compare=False)
+    """Non-empty once :meth:`up` or :meth:`down` scored an unknown value."""
 
     def binds(self, warning: str) -> bool:
         """Whether the warning rule ``warning`` binds."""
+        self.asked.add(warning)
         return self.strict or warning in self.enforced
 
     def up(self, value: float | None) -> float:
         """Larger is better."""
-        return self.unknown if value is None else float(value)
+        if value is None:
+            self.unknowns.add(True)
+            return self.unknown
+        return float(value)
 
     def down(self, value: float | None) -> float:
         """Smaller is better."""
-        return self.unknown if value is None else -float(value)
+        if value is None:
+            self.unknowns.add(True)
+            return self.unknown
+        return -float(value)
 
 
 def _cpu(p: Cpu, sc: Scores) -> Signature:
@@ -147,6 +158,28 @@ def _dominates(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return True
 
 
+class _Pruned(NamedTuple):
+    """What :func:`prune` kept of some parts, and what that outcome depended on."""
+
+    parts: Sequence[tuple[Part, float]]
+    """The parts it was asked (kept, so that the ids in the memo's key name them)."""
+    asked: frozenset[str]
+    """The warnings the signatures asked whether they bind."""
+    enforced: frozenset[str]
+    """Those of them that were enforced."""
+    unknown_is_best: bool
+    unknowns: bool
+    """Whether any part scored an unknown value (else how unknowns score did not matter)."""
+    kept: list[tuple[Part, float]]
+
+    def answers(self, enforced: frozenset[str], unknown_is_best: bool) -> bool:
+        """Whether pruning the same parts with these settings gives the same outcome: every
+        signature is the same when each warning asked binds alike and no unknown was scored
+        (or unknowns score alike)."""
+        same_unknowns = not self.unknowns or unknown_is_best == self.unknown_is_best
+        return same_unknowns and enforced & self.asked == self.enforced
+
+
 def prune(
     parts: Sequence[tuple[Part, float]],
     category: str,
@@ -156,16 +189,38 @@ def prune(
     enforced: frozenset[str] = frozenset(),
     unknown_is_best: bool = False,
     freezer: Callable[[Any], Hashable] = freeze,
+    memo: MutableMapping[Hashable, list[_Pruned]] | None = None,
 ) -> list[tuple[Part, float]]:
     """Drop parts dominated by ``keep`` or more cheaper parts of the same group.
 
     ``parts`` are (part, price) pairs. With keep=1 a dominator may cost the same; with
     keep > 1 the dominators must have distinct prices below the part's, so that each gives
     a strictly cheaper distinct total.
+
+    ``memo`` (a catalog's): the outcomes of earlier calls, found again for the same parts
+    and settings that give the same signatures (`suggest`'s three searches prune most roles
+    alike: the builder's pick enforces warnings that only the GPU's and RAM's signatures ask).
     """
-    signature = SIGNATURES[category]
+    key: Hashable = None
+    if memo is not None:
+        key = ("dominance", category, keep, strict, tuple((id(part), price) for part, price in parts))
+        for done in memo.get(key, ()):
+            if done.answers(enforced, unknown_is_best):
+                return list(done.kept)
     unknown = float("inf") if unknown_is_best else float("-inf")
     scores = Scores(strict=strict, unknown=unknown, freeze=freezer, enforced=enforced)
+    out = _pruned(parts, category, keep, scores)
+    if memo is not None:
+        asked = frozenset(scores.asked)
+        done = _Pruned(parts, asked, enforced & asked, unknown_is_best, bool(scores.unknowns), out)
+        memo.setdefault(key, []).append(done)
+        return list(out)
+    return out
+
+
+def _pruned(parts: Sequence[tuple[Part, float]], category: str, keep: int, scores: Scores) -> list[tuple[Part, float]]:
+    """:func:`prune`, scored by ``scores``."""
+    signature = SIGNATURES[category]
     kept: dict[Hashable, list[tuple[tuple[float, ...], float]]] = {}
     out: list[tuple[Part, float]] = []
     for part, price in sorted(parts, key=lambda pp: (pp[1], pp[0].id)):

@@ -260,6 +260,7 @@ class Search:
                 enforced=frozenset(self.request.enforce),
                 unknown_is_best=self.request.allow_unknown,
                 freezer=self._frozen,
+                memo=self.catalog.memo,
             )
             self.after_dominance[role] = len(pruned)
             out[role] = Domain(role, pruned)
