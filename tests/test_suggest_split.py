@@ -179,3 +179,42 @@ def test_a_hand_over_by_lines_merges_as_one_by_records(tmp_path: Path) -> None:
         path.write_text("".join(changed.ljust(len(line) - 1) + "\n" for line in lines))  # offsets kept
         with _Remaker({0: path}) as remake, pytest.raises(InputError, match="changed while it was read"):
             Reducer(RULES, request, DAY).merge(by_lines, remake)
+
+
+@pytest.mark.parametrize("seed", fast_first(range(6), 2))
+def test_a_search_beside_another_answers_as_one_process(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The builds cheaper if unknowns hold, searched in a forked process while this one
+    searches the builder's pick (as on a large catalog), are the ones one process finds.
+    (The bundled catalog: its answers are proven, and often want a builder's pick.)"""
+    from partpicker.catalog import load_catalog
+    from partpicker.suggest import answer
+    from partpicker.suggest.offer import Request
+
+    monkeypatch.setattr(answer, "BESIDE", 0)  # (this catalog is small)
+    forks = []
+
+    class Counted(split.Forked[Any]):
+        def __init__(self, task: Any) -> None:
+            forks.append(task)
+            super().__init__(task)
+
+    monkeypatch.setattr(split, "Forked", Counted)
+    rng = random.Random(96_004 + seed)
+    for _ in range(4):
+        gpus = rng.choice([2, 3, 4])
+        request = Request(
+            gpus=gpus,
+            start_gpus=rng.randint(1, gpus),
+            budget=rng.choice([None, 3000.0, 6000.0]),
+            as_of=DAY.fromordinal(rng.randint(DAY.fromisoformat("2018-09-01").toordinal(), DAY.toordinal())),
+            objective=rng.choice(["now", "full"]),
+            top=rng.choice([1, 1, 2]),
+        )
+        answers = []
+        for jobs in ("1", "2"):
+            monkeypatch.setenv("PARTPICKER_JOBS", jobs)
+            catalog = load_catalog()
+            catalog.memo.clear()  # (the session's catalog: what an earlier search remembered goes)
+            answers.append(_everything(solve(catalog, RULES, request)))
+        assert answers[0] == answers[1]
+    assert forks  # (a builder's pick was searched, so the other search went beside it)

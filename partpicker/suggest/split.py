@@ -64,6 +64,13 @@ def _cpus() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+def beside(size: int, at_least: int) -> bool:
+    """Whether a task of a job of ``size`` (at least ``at_least``) may run in a forked process
+    beside this one: the system can fork, and ``PARTPICKER_JOBS`` (or else the CPUs this
+    process may run on) allows two processes."""
+    return size >= at_least and hasattr(os, "fork") and (_asked() or _cpus()) > 1
+
+
 def run(tasks: Sequence[Callable[[], T]]) -> list[T]:
     """Each task's result, in order: the first run here, the others each in a forked process
     at the same time (a task whose process fails is run here afterwards)."""
