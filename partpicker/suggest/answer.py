@@ -192,8 +192,8 @@ def _found(ctx: _Ctx, request: Request) -> list[tuple[float, dict[str, str]]]:
 
 def _chosen(ctx: _Ctx, search: Search, found: Sequence[tuple[float, dict[str, str]]]) -> tuple[Choice, ...]:
     """The builds :func:`_found` names, as ``search`` (of the same request) would choose them."""
-    parts = {role: {p.part.id: p.part for p in offered} for role, offered in search.offered.items()}
-    return _within(ctx, search, [(total, {r: parts[r][pid] for r, pid in ids.items()}) for total, ids in found])
+    runs = [(total, {r: search.offer_of(r, pid).part for r, pid in ids.items()}) for total, ids in found]
+    return _within(ctx, search, runs)
 
 
 def _search(

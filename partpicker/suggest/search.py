@@ -269,10 +269,14 @@ class Search:
     def priced(self, role: str, part: Part) -> Priced:
         """The offer of a chosen part, with its pydantic part (a JSON Lines part is a slim
         record until a rule is run on it, or it is chosen)."""
+        found = self.offer_of(role, part.id)
+        return Priced(self.catalog.part_of(found.part), found.usd, found.date, found.kind)
+
+    def offer_of(self, role: str, part_id: str) -> Priced:
+        """The offer of ``role`` of the part with this id, as the search holds it."""
         if self.offers is None:
             self.offers = {r: {p.part.id: p for p in items} for r, items in self.offered.items()}
-        found = self.offers[role][part.id]
-        return Priced(self.catalog.part_of(found.part), found.usd, found.date, found.kind)
+        return self.offers[role][part_id]
 
     def _alike_of(self, role: str) -> list[tuple[Part, float]]:
         """:meth:`_alike_cheapest` of the parts on offer for ``role`` at their cost weight,
