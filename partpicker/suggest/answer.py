@@ -130,7 +130,9 @@ class _Ctx:
 def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Solution:
     """The answer to a request (see the module docstring)."""
     ctx = _Ctx(catalog, rules, request)
-    search, choices = _search(ctx, request)
+    # Failures are counted only where an infeasible answer may read them: without unknowns
+    # accepted, a search that accepts them follows one that found nothing.
+    search, choices = _search(ctx, request, count=request.allow_unknown)
     possible = builder = None
     if choices and not request.allow_unknown:
         cheaper, builder = _cheaper_and_builder(ctx, search, choices[0])
@@ -144,6 +146,7 @@ def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Sol
         return _infeasible(ctx, search)
     status: Status = "proven" if choices[0].proven else "unproven"
     over = _proven_unbudgeted(ctx) if status == "unproven" else None
+    stats = _stats(search)  # (before the reasons ask it of more builds: the statuses other searches left may differ)
     return Solution(
         status,
         request,
@@ -151,7 +154,7 @@ def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Sol
         choices[0].now_usd,
         "",
         _binding(search, choices[0]),
-        _stats(search),
+        stats,
         search.day,
         possible=possible,
         builder=builder,

@@ -36,6 +36,7 @@ from partpicker.catalog.load import Catalog
 from partpicker.errors import SettingError
 from partpicker.models import Part
 from partpicker.pricing import today
+from partpicker.rules.checks import RELAXATIONS
 from partpicker.rules.graph import build_graph, unary_rules
 from partpicker.rules.rulebook import RuleSpec, rules_for
 from partpicker.suggest import dominance
@@ -151,6 +152,9 @@ class Search:
         self.count_failures = count_failures
         """Whether to count :attr:`failures` (which an infeasible answer reads); without, a
         domain that one rule empties is not filtered by the others."""
+        self.relaxing = not count_failures and self.accepted == {"pass"}
+        """Whether parts are dropped by the rules' relaxations before the search: where only a
+        pass is accepted, and failures are not counted (dropped parts would not be)."""
         self.forward_rules: dict[tuple[str, str, frozenset[str]], list[RuleSpec]] = {}
         self.forward_memo: dict[Hashable, Domain] = {}
         self.passing_memo: dict[Hashable, tuple[int, int]] = {}
@@ -264,6 +268,19 @@ class Search:
             )
             self.after_dominance[role] = len(pruned)
             out[role] = Domain(role, pruned)
+        return self._relaxed(out) if self.relaxing else out
+
+    def _relaxed(self, domains: dict[str, Domain]) -> dict[str, Domain]:
+        """The domains without parts that no build of the others can make pass a rule (see
+        :func:`partpicker.rules.checks.can_pass`)."""
+        out = dict(domains)
+        for rule in self.rules:
+            for role, relaxation in RELAXATIONS.get(rule.id, {}).items():
+                others = {r: [part for part, _ in out[r].items] for r in rule.roles if r != role}
+                sieve = relaxation(others, self.request.gpus, rule.defaults())
+                kept = [(part, cost) for part, cost in out[role].items if sieve(part)]
+                if len(kept) < len(out[role].items):
+                    out[role] = Domain(("relaxed", rule.id, out[role].key), kept)
         return out
 
     def priced(self, role: str, part: Part) -> Priced:

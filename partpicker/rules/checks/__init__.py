@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, overload
 
@@ -138,6 +138,11 @@ class Context:
 Check = Callable[[Context], Outcome]
 CHECKS: dict[str, Check] = {}
 
+Sieve = Callable[[Part], bool]
+Relaxation = Callable[[Mapping[str, Sequence[Part]], int, dict[str, Any]], Sieve]
+RELAXATIONS: dict[str, dict[str, Relaxation]] = {}
+"""Per rule id and role, a necessary condition for the rule to *pass* (:func:`can_pass`)."""
+
 
 def check(rule_id: str) -> Callable[[Check], Check]:
     """Register a check function under a rule id."""
@@ -146,6 +151,24 @@ def check(rule_id: str) -> Callable[[Check], Check]:
         if rule_id in CHECKS:
             raise RuntimeError(f"two checks for {rule_id}")
         CHECKS[rule_id] = fn
+        return fn
+
+    return register
+
+
+def can_pass(rule_id: str, role: str) -> Callable[[Relaxation], Relaxation]:
+    """Register a relaxation of a rule for one of its roles: given the parts each other role
+    of the rule may take (``others``), the GPU count and the rule's parameters, it returns a
+    test of a part of ``role``. The test is a necessary condition: where it says False, the
+    rule does not *pass* on any build of that part and of parts from ``others`` (it may fail
+    or be unknown). `suggest` drops such parts before a search that accepts only a pass, so
+    that it does not try them against every combination of the other roles; a
+    relaxation is held to the rule by ``tests/test_relaxations.py``, by brute force."""
+
+    def register(fn: Relaxation) -> Relaxation:
+        if role in RELAXATIONS.setdefault(rule_id, {}):
+            raise RuntimeError(f"two relaxations of {rule_id} for {role}")
+        RELAXATIONS[rule_id][role] = fn
         return fn
 
     return register

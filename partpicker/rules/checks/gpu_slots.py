@@ -6,11 +6,12 @@ position (n-1)*s+1 or later, which must exist on a board of this form factor.
 """
 
 import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from partpicker.parts import Motherboard, PcieSlot
+from partpicker.parts import Motherboard, Part, PcieSlot
 from partpicker.rules import layout
-from partpicker.rules.checks import Context, Outcome, check, failed, passed, unknown
+from partpicker.rules.checks import Context, Outcome, Sieve, can_pass, check, failed, passed, unknown
 from partpicker.vocab import FORM_FACTORS
 
 
@@ -122,3 +123,48 @@ def _in_case(ctx: Context, on_board: layout.Layout, values: dict[str, Any]) -> O
     if any(s.shares is None for _, s in in_case.drives):
         return unknown("whether the M.2 slots used take lanes from a GPU slot", where=_where(in_case), **values)
     return passed(where=_where(in_case), last=in_case.last_position, case_slots=case.expansion_slots, **values)
+
+
+@can_pass("gpu-slots", "motherboard")
+def seats(others: Mapping[str, Sequence[Part]], n: int, params: dict[str, Any]) -> Sieve:
+    """Whether a board can pass with some card and case of ``others``: a pass needs a layout of
+    ``n`` cards in x16-size slots of known size and place (:func:`layout.layouts`), each
+    slot wired ``min_lanes_per_gpu`` or more, spaced for the card, the last card ending
+    within the case. Relaxed: the narrowest card of ``others``, the case with the most
+    expansion slots, and each slot at the most lanes any CPU and sharing can give it. Of
+    such slots, taking each that clears the one before it, in place order, seats the most
+    cards and ends the n-th card soonest."""
+    widths = [getattr(g, "slot_width", None) for g in others.get("gpu", ())]
+    known: list[float] = [w for w in widths if w is not None]
+    cases: list[int] = [
+        c for c in (getattr(c, "expansion_slots", None) for c in others.get("case", ())) if c is not None
+    ]
+    min_lanes = int(params["min_lanes_per_gpu"])
+    if not known or not cases:
+        return lambda board: False  # no card of known width, or no case of known slots: never a pass
+    span, room = math.ceil(min(known)), max(cases)
+
+    def sieve(board: Part) -> bool:
+        slots: list[PcieSlot] | None = getattr(board, "pcie_slots", None)
+        if slots is None:
+            return False
+        places: list[int] = sorted(
+            s.position
+            for s in slots
+            if s.physical is not None and s.physical >= 16 and s.position is not None and _most_lanes(s) >= min_lanes
+        )
+        seated, last = 0, None
+        for place in places:
+            if last is None or place - last >= span:
+                seated, last = seated + 1, place
+                if seated == n:
+                    return place + span - 1 <= room
+        return False
+
+    return sieve
+
+
+def _most_lanes(slot: PcieSlot) -> int:
+    """The most electrical lanes :func:`layout.lanes_of` can give ``slot`` (any CPU, any sharing)."""
+    values = [slot.lanes, *slot.lanes_by_cpu.values(), *(share.lanes for share in slot.shares or [])]
+    return max(int(v or 0) for v in values)
