@@ -135,3 +135,23 @@ def test_the_headroom_default_is_the_workload_one() -> None:
     from partpicker.workload import DEFAULT_HEADROOM
 
     assert workplan.DEFAULT_HEADROOM == DEFAULT_HEADROOM
+
+
+def test_suggest_imports_its_solver_only_to_solve() -> None:
+    """The search (networkx, the rules' checks) is imported once the catalog is being read:
+    `suggest` on a large catalog imports it while the other processes read (issue 14)."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import partpicker.cli.suggest"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    modules = imported(done.stderr)
+    assert "partpicker.cli.suggest" in modules
+    assert not modules & {
+        "networkx",
+        "partpicker.suggest.answer",
+        "partpicker.suggest.search",
+        "partpicker.validate.engine",
+    }

@@ -127,6 +127,39 @@ def test_a_failing_process_is_read_again_here() -> None:
     assert split.run([lambda: os.getpid(), lambda: os.getpid()])[1] != here  # the others do run elsewhere
 
 
+def test_meanwhile_runs_here_while_the_others_read(tmp_path: Path) -> None:
+    """``meanwhile`` runs once, in this process, after its own task and before it waits for the
+    others (the command imports its solver then); with one task there is no wait to fill."""
+    here, ran = os.getpid(), []
+    beat = tmp_path / "beat"
+
+    def first() -> str:
+        return "first"
+
+    def other() -> bool:
+        import time
+
+        time.sleep(0.3)  # still running when this process has done its own
+        return beat.exists()
+
+    def meanwhile() -> None:
+        ran.append(os.getpid())
+        beat.write_text("x")
+
+    assert split.run([first, other], meanwhile) == ["first", True]
+    assert ran == [here]
+    assert split.run([first], meanwhile) == ["first"]
+    assert ran == [here]
+    rng = random.Random(11)
+    path = tmp_path / "c.jsonl"
+    as_jsonl(make(rng, SIZES), path)
+    request = _request(rng)
+    one = streamed_catalog([path], RULES, request, jobs=1, meanwhile=lambda: ran.append(-1))
+    two = streamed_catalog([path], RULES, request, jobs=2, meanwhile=lambda: ran.append(os.getpid()))
+    assert ran == [here, here]  # (not with one process: it read everything itself)
+    assert one is not None and two is not None and _kept(one) == _kept(two)
+
+
 def test_how_many_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     small = tmp_path / "small.jsonl"
     small.write_text("{}\n")

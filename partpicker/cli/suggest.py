@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import gc
 import json
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -31,13 +32,13 @@ from partpicker.cli.common import (
 )
 from partpicker.errors import InputError
 from partpicker.rules.rulebook import load_rules
-from partpicker.suggest.answer import Solution, solve, with_report
-from partpicker.suggest.formats import SUGGEST_FORMATS, build_file
-from partpicker.suggest.formats import json as suggest_json
+from partpicker.suggest.formats import SUGGEST_FORMATS
 from partpicker.suggest.offer import DEFAULT_STALE_DAYS, MIN_STORAGE_GB, Request
 from partpicker.suggest.reduce import streamed_catalog
-from partpicker.validate.engine import evaluate
-from partpicker.validate.report import Report
+
+if TYPE_CHECKING:
+    from partpicker.suggest.answer import Solution
+    from partpicker.validate.report import Report
 
 SuggestFormat = StrEnum("SuggestFormat", {name: name for name in SUGGEST_FORMATS})  # type: ignore[misc]
 
@@ -166,14 +167,16 @@ def suggest(
 
     def run() -> tuple[Solution, Report | None]:
         rules = load_rules()
-        # A JSON Lines catalog is read streaming, keeping only what this request can choose.
-        cat = streamed_catalog(catalog, rules, request, overlays=bool(parts))
+        # A JSON Lines catalog is read streaming, keeping only what this request can choose
+        # (by several processes: this one imports the solver once it has read its share).
+        cat = streamed_catalog(catalog, rules, request, overlays=bool(parts), meanwhile=_solver)
         if cat is not None:
             gc.freeze()  # as load_catalog_once: the catalog stays to the end
         else:
             cat = load_catalog_once(catalog, parts, allow_broken_catalog)
         if verified_only:  # recalled facts unknown; parts that cannot be without one are left out
             cat = verified_catalog(cat, drop_unverifiable=True)
+        solve, evaluate = _solver()
         solution = solve(cat, rules, request)
         # The chosen build's full report: what came from the user's own files, and the page.
         best = marked(solution.choices[0].build, cat) if solution.choices else None
@@ -182,6 +185,8 @@ def suggest(
 
     solution, report = guarded(run)
     if wall is not None:  # the findings again, with wall-circuit on the named circuit
+        from partpicker.suggest.answer import with_report
+
         report = guarded(lambda: workplan.report_of(solution, wall, verified_only=verified_only))
         solution = with_report(solution, report)
     fmt = str(getattr(format, "value", format))
@@ -190,12 +195,23 @@ def suggest(
         raise typer.Exit(solution.exit_code)
     costed = _cost(solution, fmt) if cost and solution.choices else None
     if output is not None and solution.choices:
+        from partpicker.suggest.formats.build_file import build_file
+
         guarded(lambda: write_atomically(output, build_file(solution)))
     _echo(solution, report, fmt, costed, cost)
     if wall is not None and fmt == "text":
         emit(workplan.circuit_lines(solution, wall))
     if solution.exit_code:
         raise typer.Exit(solution.exit_code)
+
+
+def _solver() -> tuple[Callable[..., Solution], Callable[..., Report]]:
+    """The search and the validator (imported when first needed: networkx and the rules'
+    checks are a fifth of a second of imports, which a large catalog's read hides)."""
+    from partpicker.suggest.answer import solve
+    from partpicker.validate.engine import evaluate
+
+    return solve, evaluate
 
 
 def _check_target(fmt: str, output: Path | None) -> None:
@@ -209,6 +225,8 @@ def _check_target(fmt: str, output: Path | None) -> None:
 def _echo(solution: Solution, report: Report | None, fmt: str, costed: Any, cost: bool) -> None:
     """Print the answer; with --cost, its cost comparison (in JSON: in the one object)."""
     if fmt == "json":
+        from partpicker.suggest.formats import json as suggest_json
+
         doc = suggest_json.as_dict(solution, report)
         if cost:
             doc["cost"] = costed

@@ -404,11 +404,14 @@ def streamed_catalog(
     *,
     overlays: bool = False,
     jobs: int | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> Catalog | None:
     """The catalog ``request`` needs, read streaming and reduced (see the module docstring);
     None when it cannot be (then load it whole: :func:`streamable`, or a catalog with a
     problem, which the whole load reports). ``jobs``: how many processes read it
-    (:mod:`partpicker.suggest.split`; by default as many as it has CPUs, if it is large)."""
+    (:mod:`partpicker.suggest.split`; by default as many as it has CPUs, if it is large);
+    ``meanwhile``: run in this process once it has read its share, while the others read
+    theirs (the command imports its solver then)."""
     if not streamable(paths, request, overlays=overlays):
         return None
     from partpicker.catalog.checks import CURATION_ONLY
@@ -421,7 +424,7 @@ def streamed_catalog(
     count = split.jobs_for(files, jobs)
     if count > 1 and all(_readable(f) for f in files):
         catalog, problems, reducer = _read_split(
-            files, count, lambda lines: Reducer(rules, request, day, lines=lines), checks
+            files, count, lambda lines: Reducer(rules, request, day, lines=lines), checks, meanwhile
         )
     else:
         reducer = Reducer(rules, request, day)
@@ -445,7 +448,11 @@ def _readable(path: Path) -> bool:
 
 
 def _read_split(
-    files: Sequence[Path], count: int, reducer: Callable[[bool], Reducer], checks: PartChecks
+    files: Sequence[Path],
+    count: int,
+    reducer: Callable[[bool], Reducer],
+    checks: PartChecks,
+    meanwhile: Callable[[], object] | None = None,
 ) -> tuple[Catalog, list[Problem], Reducer]:
     """``files`` read by ``count`` processes (:mod:`partpicker.suggest.split`), each a share
     of their spans with a reducer of its own (``reducer(lines)``: a forked one keeps where its
@@ -474,7 +481,7 @@ def _read_split(
     problems: list[Problem] = []
     # (what the others hand over is many small objects, and no cycles)
     with _Remaker(dict(numbered)) as remake, gc_paused():
-        for found, state in split.run(tasks):
+        for found, state in split.run(tasks, meanwhile):
             problems.extend(found)
             first.merge(state, remake)
     return catalog, problems, first

@@ -71,14 +71,18 @@ def beside(size: int, at_least: int) -> bool:
     return size >= at_least and hasattr(os, "fork") and (_asked() or _cpus()) > 1
 
 
-def run(tasks: Sequence[Callable[[], T]]) -> list[T]:
+def run(tasks: Sequence[Callable[[], T]], meanwhile: Callable[[], object] | None = None) -> list[T]:
     """Each task's result, in order: the first run here, the others each in a forked process
-    at the same time (a task whose process fails is run here afterwards)."""
+    at the same time (a task whose process fails is run here afterwards). ``meanwhile`` is
+    run here after the first task, while the others may still run (work that needs none of
+    theirs, done in what would be a wait)."""
     pending: list[Forked[T]] = []
     try:
         for task in tasks[1:]:
             pending.append(Forked(task))
         results = [tasks[0]()]
+        if meanwhile is not None and pending:
+            meanwhile()
         while pending:
             results.append(pending.pop(0).result())
         return results

@@ -1,5 +1,6 @@
 """Formats for a `suggest` answer, registered by name (a new one: a module and an entry here;
-each module is imported only when its format is asked for)."""
+each module is imported only when its format is asked for; the build file a suggestion
+writes is :mod:`partpicker.suggest.formats.build_file`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from partpicker.lazy import LazyFormats
-from partpicker.suggest.formats.build_file import build_file
 
 if TYPE_CHECKING:
     from partpicker.suggest.answer import Solution
@@ -17,4 +17,4 @@ SUGGEST_FORMATS: LazyFormats[Callable[[Solution, Report | None], str]] = LazyFor
     __name__, {"text": "text", "json": "json", "html": "html"}
 )
 
-__all__ = ["SUGGEST_FORMATS", "build_file"]
+__all__ = ["SUGGEST_FORMATS"]
