@@ -245,10 +245,12 @@ class Search:
     # -- the search ------------------------------------------------------------------
 
     def domains(self) -> dict[str, Domain]:
-        """Each role's domain after unary rules and dominance, with its cost weight."""
+        """Each role's domain after unary rules, the rules' relaxations (:meth:`_relaxed`) and
+        dominance, with its cost weight."""
         self.after_unary: dict[str, int] = {}
+        self.after_relaxation: dict[str, int] = {}
         self.after_dominance: dict[str, int] = {}
-        out: dict[str, Domain] = {}
+        candidates: dict[str, list[tuple[Part, float]]] = {}
         for role in self.request.roles:
             unary_ids = set(unary_rules(self.graph, role))
             unary = [r for r in self.rules if r.id in unary_ids]
@@ -256,6 +258,12 @@ class Search:
             for rule in unary:  # one check per class of alike parts, as in forward filtering
                 items = self._filter(role, {}, Domain(("unary", role, rule.id), items), [rule], count=True)
             self.after_unary[role] = len(items)
+            candidates[role] = items
+        if self.relaxing:  # (before dominance, which then compares fewer parts)
+            candidates = self._relaxed(candidates)
+        out: dict[str, Domain] = {}
+        for role, items in candidates.items():
+            self.after_relaxation[role] = len(items)
             pruned = dominance.prune(
                 items,
                 role,
@@ -268,19 +276,19 @@ class Search:
             )
             self.after_dominance[role] = len(pruned)
             out[role] = Domain(role, pruned)
-        return self._relaxed(out) if self.relaxing else out
+        return out
 
-    def _relaxed(self, domains: dict[str, Domain]) -> dict[str, Domain]:
-        """The domains without parts that no build of the others can make pass a rule (see
-        :func:`partpicker.rules.checks.can_pass`)."""
-        out = dict(domains)
+    def _relaxed(self, candidates: dict[str, list[tuple[Part, float]]]) -> dict[str, list[tuple[Part, float]]]:
+        """The candidates without parts that no build of the others' can make pass a rule (see
+        :func:`partpicker.rules.checks.can_pass`; what a relaxation remembers of a part is
+        kept with the catalog, for the next search)."""
+        out = dict(candidates)
         for rule in self.rules:
             for role, relaxation in RELAXATIONS.get(rule.id, {}).items():
-                others = {r: [part for part, _ in out[r].items] for r in rule.roles if r != role}
-                sieve = relaxation(others, self.request.gpus, rule.defaults())
-                kept = [(part, cost) for part, cost in out[role].items if sieve(part)]
-                if len(kept) < len(out[role].items):
-                    out[role] = Domain(("relaxed", rule.id, out[role].key), kept)
+                others = {r: [part for part, _ in out[r]] for r in rule.roles if r != role}
+                memo = self.catalog.memo.setdefault(("relaxation", rule.id, role), {})
+                sieve = relaxation(others, self.request.gpus, rule.defaults(), memo)
+                out[role] = [(part, cost) for part, cost in out[role] if sieve(part)]
         return out
 
     def priced(self, role: str, part: Part) -> Priced:

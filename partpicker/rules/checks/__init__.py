@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, overload
 
@@ -139,7 +139,7 @@ Check = Callable[[Context], Outcome]
 CHECKS: dict[str, Check] = {}
 
 Sieve = Callable[[Part], bool]
-Relaxation = Callable[[Mapping[str, Sequence[Part]], int, dict[str, Any]], Sieve]
+Relaxation = Callable[[Mapping[str, Sequence[Part]], int, dict[str, Any], MutableMapping[Hashable, Any]], Sieve]
 RELAXATIONS: dict[str, dict[str, Relaxation]] = {}
 """Per rule id and role, a necessary condition for the rule to *pass* (:func:`can_pass`)."""
 
@@ -158,8 +158,9 @@ def check(rule_id: str) -> Callable[[Check], Check]:
 
 def can_pass(rule_id: str, role: str) -> Callable[[Relaxation], Relaxation]:
     """Register a relaxation of a rule for one of its roles: given the parts each other role
-    of the rule may take (``others``), the GPU count and the rule's parameters, it returns a
-    test of a part of ``role``. The test is a necessary condition: where it says False, the
+    of the rule may take (``others``), the GPU count, the rule's parameters and a memo (kept
+    with the catalog, for what it finds of a part that holds for any others: by part id), it
+    returns a test of a part of ``role``. The test is a necessary condition: where it says False, the
     rule does not *pass* on any build of that part and of parts from ``others`` (it may fail
     or be unknown). `suggest` drops such parts before a search that accepts only a pass, so
     that it does not try them against every combination of the other roles; a

@@ -6,7 +6,7 @@ position (n-1)*s+1 or later, which must exist on a board of this form factor.
 """
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, MutableMapping, Sequence
 from typing import Any
 
 from partpicker.parts import Motherboard, Part, PcieSlot
@@ -126,7 +126,9 @@ def _in_case(ctx: Context, on_board: layout.Layout, values: dict[str, Any]) -> O
 
 
 @can_pass("gpu-slots", "motherboard")
-def seats(others: Mapping[str, Sequence[Part]], n: int, params: dict[str, Any]) -> Sieve:
+def seats(
+    others: Mapping[str, Sequence[Part]], n: int, params: dict[str, Any], memo: MutableMapping[Hashable, Any]
+) -> Sieve:
     """Whether a board can pass with some card and case of ``others``: a pass needs a layout of
     ``n`` cards in x16-size slots of known size and place (:func:`layout.layouts`), each
     slot wired ``min_lanes_per_gpu`` or more, spaced for the card, the last card ending
@@ -143,16 +145,14 @@ def seats(others: Mapping[str, Sequence[Part]], n: int, params: dict[str, Any]) 
     if not known or not cases:
         return lambda board: False  # no card of known width, or no case of known slots: never a pass
     span, room = math.ceil(min(known)), max(cases)
+    places_of: dict[str, tuple[int, ...] | None] = memo.setdefault(("places", min_lanes), {})
 
     def sieve(board: Part) -> bool:
-        slots: list[PcieSlot] | None = getattr(board, "pcie_slots", None)
-        if slots is None:
+        places = places_of.get(board.id, ())
+        if places == ():
+            places = places_of[board.id] = _places(board, min_lanes)
+        if places is None:
             return False
-        places: list[int] = sorted(
-            s.position
-            for s in slots
-            if s.physical is not None and s.physical >= 16 and s.position is not None and _most_lanes(s) >= min_lanes
-        )
         seated, last = 0, None
         for place in places:
             if last is None or place - last >= span:
@@ -162,6 +162,21 @@ def seats(others: Mapping[str, Sequence[Part]], n: int, params: dict[str, Any]) 
         return False
 
     return sieve
+
+
+def _places(board: Part, min_lanes: int) -> tuple[int, ...] | None:
+    """The places of a board's x16-size slots of known size and place that some CPU and
+    sharing wire ``min_lanes`` or more, in order (None: the slot map is unknown)."""
+    slots: list[PcieSlot] | None = getattr(board, "pcie_slots", None)
+    if slots is None:
+        return None
+    return tuple(
+        sorted(
+            s.position
+            for s in slots
+            if s.physical is not None and s.physical >= 16 and s.position is not None and _most_lanes(s) >= min_lanes
+        )
+    )
 
 
 def _most_lanes(slot: PcieSlot) -> int:
