@@ -48,13 +48,14 @@ def price_of(part: Part, day: dt.date) -> Price | None:
         return found
     market: Price | None = None
     msrp: Price | None = None
-    for point in part.prices:
-        if point.date > day:
+    for point in part.prices:  # (a part's or a record's: each point has its kind)
+        when = point.date
+        if when > day:
             continue
-        if kind_of(point) != "msrp":
-            if market is None or point.date >= market.date:
+        if point.kind != "msrp":
+            if market is None or when >= market.date:
                 market = point
-        elif msrp is None or point.date >= msrp.date:
+        elif msrp is None or when >= msrp.date:
             msrp = point
     return market or msrp
 

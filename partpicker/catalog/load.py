@@ -500,7 +500,8 @@ class _Lines:
         """Every line of ``handle`` (binary), or those of ``span``."""
         from partpicker.catalog import records
 
-        decode, checker = records.decoder().decode, records.Checker()
+        decode, fix = records.decoder().decode, records.Checker().fix
+        check, add, model_of = self.check, self.add, records.model_of  # (this loop runs once a line)
         offset, first, stop = 0, 1, None
         if span is not None:
             first = 1 + _newlines(handle, span.start)
@@ -514,9 +515,8 @@ class _Lines:
                 record = decode(line)
             except msgspec.DecodeError:
                 record = None
-            if record is not None and checker.fix(record):
-                found = self.check(record, number) if self.checks else []
-                self.add(records.model_of(record), number, record, start, found)
+            if record is not None and fix(record):
+                add(model_of(record), number, record, start, check(record, number) if self.checks else [])
             elif line.strip():
                 _plain_row(line, number, start, self)
         return self.rows

@@ -215,12 +215,14 @@ class Checker:
             if fixed is None:
                 if len(self.fixed) >= _MEMO_LIMIT:  # (a catalog of free-text words: keep memory flat)
                     self.fixed.clear()
-                fixed = self.fixed[key] = self._fixed(model_of(record), names, values)
-            if not isinstance(fixed, tuple):
+                fixed = self._fixed(model_of(record), names, values)
+                fixed = self.fixed[key] = True if fixed == values else fixed  # True: already normal
+            if fixed is False:
                 return False
-            for name, old, new in zip(names, values, fixed, strict=True):
-                if new is not old:
-                    setattr(record, name, new)
+            if fixed is not True:
+                for name, old, new in zip(names, values, fixed, strict=True):
+                    if new is not old:
+                        setattr(record, name, new)
         return self._evidence_ok(record)
 
     def _plan(self, kind: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
@@ -253,7 +255,7 @@ class Checker:
         found = record.field_evidence
         if not found:
             return True
-        if not set(found) <= self.evidence_keys[model_of(record).category]:
+        if not set(found) <= self.evidence_keys[record.category]:
             return False
         return all(ev.note is not None or ev.kind not in WEAK_EVIDENCE for ev in found.values())
 

@@ -195,7 +195,11 @@ class Reducer:
     def take(self, record: Any, category: str, file_no: int, offset: int, line: int, slim: Callable[[], Any]) -> None:
         """One valid part, as the loader read it (:data:`partpicker.catalog.load.Keep`)."""
         self.seq += 1
-        self._hash(record, category)
+        self.ids.append(hash(record.id))  # (the hashes, inline: this runs once a line)
+        name = hash((category, record.name.casefold()))
+        self.names.append(name)
+        if record.aliases:
+            self._aliases(record.aliases, category, name)
         role = self.roles.get(category)
         point = None if role is None else fresh_price(record, self.day, self.request.stale_days)
         if category == "gpu" and self.of_model is not None and not self.of_model(record.chip):
@@ -209,16 +213,13 @@ class Reducer:
         if day > self.newest.setdefault(category, day):
             self.newest[category] = day
 
-    def _hash(self, record: Any, category: str) -> None:
-        self.ids.append(hash(record.id))
-        name = hash((category, record.name.casefold()))
-        self.names.append(name)
-        if record.aliases:
-            own = {hash((category, a.casefold())) for a in record.aliases}
-            if name in own:
-                own.discard(name)
-                self.own_aliases += 1
-            self.aliases.extend(own)
+    def _aliases(self, aliases: Sequence[str], category: str, name: int) -> None:
+        """Keep the hashes of a part's aliases (not its own name's: ``own_aliases`` counts those)."""
+        own = {hash((category, a.casefold())) for a in aliases}
+        if name in own:
+            own.discard(name)
+            self.own_aliases += 1
+        self.aliases.extend(own)
 
     def state(self) -> dict[str, Any]:
         """What this reducer took, as plain data (another process's, to :meth:`merge`)."""

@@ -16,6 +16,10 @@ MAX_NAME = 200
 """No name, brand or alias longer than this."""
 
 
+def _plain(text: str) -> bool:
+    return text.isprintable() and len(text) <= MAX_NAME
+
+
 def _texts(part: Any) -> Iterator[tuple[tuple[str | int, ...], str]]:
     yield ("name",), part.name
     yield ("brand",), part.brand
@@ -26,9 +30,12 @@ def _texts(part: Any) -> Iterator[tuple[tuple[str | int, ...], str]]:
 @lint_part("text", "a name, brand or alias with control characters, or longer than 200 characters")
 def check(part: Any) -> Iterator[Finding]:
     """(``part``: a part, or the record of a JSON Lines line: they read alike.)"""
+    name, brand, aliases = part.name, part.brand, part.aliases
+    if _plain(name) and _plain(brand) and (not aliases or all(map(_plain, aliases))):
+        return  # (the loader runs this on every line: the common case first, in few calls)
     for loc, text in _texts(part):
-        if text.isprintable() and len(text) <= MAX_NAME:
-            continue  # (the loader runs this on every line: the common case first)
+        if _plain(text):
+            continue
         field = ".".join(str(x) for x in loc)
         if not text.isprintable():
             yield Finding(f"{field} has control characters: {excerpt(text)}", loc)
