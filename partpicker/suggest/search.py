@@ -36,7 +36,7 @@ from partpicker.catalog.load import Catalog
 from partpicker.errors import SettingError
 from partpicker.models import Part
 from partpicker.pricing import today
-from partpicker.rules.checks import RELAXATIONS
+from partpicker.rules.checks import RELAXATIONS, Sieve
 from partpicker.rules.graph import build_graph, unary_rules
 from partpicker.rules.rulebook import RuleSpec, rules_for
 from partpicker.suggest import dominance
@@ -157,6 +157,7 @@ class Search:
         pass is accepted, and failures are not counted (dropped parts would not be)."""
         self.forward_rules: dict[tuple[str, str, frozenset[str]], list[RuleSpec]] = {}
         self.forward_memo: dict[Hashable, Domain] = {}
+        self.relaxing_rules: dict[tuple[str, str], list[RuleSpec]] = {}
         self.passing_memo: dict[Hashable, tuple[int, int]] = {}
         self.class_memo: dict[tuple[str, str, Hashable], Classes] = {}
         self.nodes = 0
@@ -285,10 +286,44 @@ class Search:
         out = dict(candidates)
         for rule in self.rules:
             for role, relaxation in RELAXATIONS.get(rule.id, {}).items():
-                others = {r: [part for part, _ in out[r]] for r in rule.roles if r != role}
-                memo = self.catalog.memo.setdefault(("relaxation", rule.id, role), {})
-                sieve = relaxation(others, self.request.gpus, rule.defaults(), memo)
+                sieve = self._sieve(rule, role, {r: [part for part, _ in out[r]] for r in relaxation.reads})
                 out[role] = [(part, cost) for part, cost in out[role] if sieve(part)]
+        return out
+
+    def _sieve(self, rule: RuleSpec, role: str, others: dict[str, list[Part]]) -> Sieve:
+        """The test of a part of ``role`` that ``rule``'s relaxation makes of ``others``."""
+        memo = self.catalog.memo.setdefault(("relaxation", rule.id, role), {})
+        return RELAXATIONS[rule.id][role].sieve_of(others, self.request.gpus, rule.defaults(), memo)
+
+    def _forward_relaxations(self, role: str, other: str) -> list[RuleSpec]:
+        """The rules with a relaxation for ``other`` that reads ``role``."""
+        key = (role, other)
+        rules = self.relaxing_rules.get(key)
+        if rules is None:
+            rules = self.relaxing_rules[key] = [
+                r for r in self.rules if other in RELAXATIONS.get(r.id, {}) and role in RELAXATIONS[r.id][other].reads
+            ]
+        return rules
+
+    def _relax_forward(
+        self, role: str, assigned: dict[str, Part], rest: Sequence[str], out: dict[str, Domain]
+    ) -> dict[str, Domain] | None:
+        """``out`` without parts of the unchosen roles that, now that ``role`` is chosen, no
+        build of the chosen parts and of the other domains can make pass a rule (its
+        relaxation: :meth:`_relaxed`), memoised as forward filtering is; None if one empties."""
+        for other in rest:
+            for rule in self._forward_relaxations(role, other):
+                reads = RELAXATIONS[rule.id][other].reads
+                where = tuple(assigned[r].id if r in assigned else out[r].key for r in reads)
+                key = ("relaxed", rule.id, out[other].key, where)
+                kept = self.forward_memo.get(key)
+                if kept is None:
+                    others = {r: [assigned[r]] if r in assigned else [p for p, _ in out[r].items] for r in reads}
+                    sieve = self._sieve(rule, other, others)
+                    kept = self.forward_memo[key] = Domain(key, [(p, c) for p, c in out[other].items if sieve(p)])
+                if not kept.items:
+                    return None
+                out[other] = kept
         return out
 
     def priced(self, role: str, part: Part) -> Priced:
@@ -442,7 +477,7 @@ class Search:
             if not kept.items:
                 return None
             out[other] = kept
-        return out
+        return self._relax_forward(role, assigned, rest, out) if self.relaxing else out
 
     def _forward_rules(self, role: str, other: str, done: set[str]) -> list[RuleSpec]:
         """The rules that choosing ``role`` (with ``done`` chosen) leaves ``other`` alone in."""

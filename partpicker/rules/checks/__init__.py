@@ -11,7 +11,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Hashable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar, overload
+from typing import Any, Literal, NamedTuple, TypeVar, overload
 
 from partpicker.build import Build
 from partpicker.parts import Case, Cooler, Cpu, Gpu, Motherboard, Part, Psu, Ram, Ssd
@@ -139,7 +139,17 @@ Check = Callable[[Context], Outcome]
 CHECKS: dict[str, Check] = {}
 
 Sieve = Callable[[Part], bool]
-Relaxation = Callable[[Mapping[str, Sequence[Part]], int, dict[str, Any], MutableMapping[Hashable, Any]], Sieve]
+SieveOf = Callable[[Mapping[str, Sequence[Part]], int, dict[str, Any], MutableMapping[Hashable, Any]], Sieve]
+
+
+class Relaxation(NamedTuple):
+    """A necessary condition for a rule to *pass*, on a part of one of its roles (:func:`can_pass`)."""
+
+    reads: tuple[str, ...]
+    """The other roles of the rule whose parts it depends on."""
+    sieve_of: SieveOf
+
+
 RELAXATIONS: dict[str, dict[str, Relaxation]] = {}
 """Per rule id and role, a necessary condition for the rule to *pass* (:func:`can_pass`)."""
 
@@ -156,20 +166,22 @@ def check(rule_id: str) -> Callable[[Check], Check]:
     return register
 
 
-def can_pass(rule_id: str, role: str) -> Callable[[Relaxation], Relaxation]:
-    """Register a relaxation of a rule for one of its roles: given the parts each other role
-    of the rule may take (``others``), the GPU count, the rule's parameters and a memo (kept
-    with the catalog, for what it finds of a part that holds for any others: by part id), it
-    returns a test of a part of ``role``. The test is a necessary condition: where it says False, the
-    rule does not *pass* on any build of that part and of parts from ``others`` (it may fail
-    or be unknown). `suggest` drops such parts before a search that accepts only a pass, so
-    that it does not try them against every combination of the other roles; a
-    relaxation is held to the rule by ``tests/test_relaxations.py``, by brute force."""
+def can_pass(rule_id: str, role: str, reads: Sequence[str]) -> Callable[[SieveOf], SieveOf]:
+    """Register a relaxation of a rule for one of its roles: given the parts that each other
+    role of the rule it ``reads`` may take (``others``), the GPU count, the rule's parameters
+    and a memo (kept with the catalog, for what it finds of a part that holds for any others:
+    by part id), it returns a test of a part of ``role``. The test is a necessary condition:
+    where it says False, the rule does not *pass* on any build of that part and of parts from
+    ``others`` (it may fail or be unknown). `suggest` drops such parts in a search that
+    accepts only a pass: before it, and each time a part of a role it reads is chosen (then
+    ``others`` holds that part alone), so that it does not try them against every
+    combination of the other roles. ``tests/test_relaxations.py`` holds each relaxation to
+    its rule by brute force."""
 
-    def register(fn: Relaxation) -> Relaxation:
+    def register(fn: SieveOf) -> SieveOf:
         if role in RELAXATIONS.setdefault(rule_id, {}):
             raise RuntimeError(f"two relaxations of {rule_id} for {role}")
-        RELAXATIONS[rule_id][role] = fn
+        RELAXATIONS[rule_id][role] = Relaxation(tuple(reads), fn)
         return fn
 
     return register

@@ -6,7 +6,7 @@ position (n-1)*s+1 or later, which must exist on a board of this form factor.
 """
 
 import math
-from collections.abc import Hashable, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, MutableMapping, Sequence
 from typing import Any
 
 from partpicker.parts import Motherboard, Part, PcieSlot
@@ -125,7 +125,7 @@ def _in_case(ctx: Context, on_board: layout.Layout, values: dict[str, Any]) -> O
     return passed(where=_where(in_case), last=in_case.last_position, case_slots=case.expansion_slots, **values)
 
 
-@can_pass("gpu-slots", "motherboard")
+@can_pass("gpu-slots", "motherboard", reads=["gpu", "case"])
 def seats(
     others: Mapping[str, Sequence[Part]], n: int, params: dict[str, Any], memo: MutableMapping[Hashable, Any]
 ) -> Sieve:
@@ -133,35 +133,78 @@ def seats(
     ``n`` cards in x16-size slots of known size and place (:func:`layout.layouts`), each
     slot wired ``min_lanes_per_gpu`` or more, spaced for the card, the last card ending
     within the case. Relaxed: the narrowest card of ``others``, the case with the most
-    expansion slots, and each slot at the most lanes any CPU and sharing can give it. Of
-    such slots, taking each that clears the one before it, in place order, seats the most
-    cards and ends the n-th card soonest."""
-    widths = [getattr(g, "slot_width", None) for g in others.get("gpu", ())]
-    known: list[float] = [w for w in widths if w is not None]
-    cases: list[int] = [
-        c for c in (getattr(c, "expansion_slots", None) for c in others.get("case", ())) if c is not None
-    ]
-    min_lanes = int(params["min_lanes_per_gpu"])
-    if not known or not cases:
+    expansion slots, and each slot at the most lanes any CPU and sharing can give it
+    (:func:`_fits`)."""
+    widths = [w for w in (getattr(g, "slot_width", None) for g in others["gpu"]) if w is not None]
+    room = _room(others)
+    if not widths or room is None:
         return lambda board: False  # no card of known width, or no case of known slots: never a pass
-    span, room = math.ceil(min(known)), max(cases)
-    places_of: dict[str, tuple[int, ...] | None] = memo.setdefault(("places", min_lanes), {})
+    span, places_of = math.ceil(min(widths)), _places_memo(memo, params)
 
     def sieve(board: Part) -> bool:
-        places = places_of.get(board.id, ())
-        if places == ():
-            places = places_of[board.id] = _places(board, min_lanes)
-        if places is None:
-            return False
-        seated, last = 0, None
-        for place in places:
-            if last is None or place - last >= span:
-                seated, last = seated + 1, place
-                if seated == n:
-                    return place + span - 1 <= room
-        return False
+        places = places_of(board)
+        return places is not None and _fits(places, n, span, room)
 
     return sieve
+
+
+@can_pass("gpu-slots", "gpu", reads=["motherboard", "case"])
+def seated(
+    others: Mapping[str, Sequence[Part]], n: int, params: dict[str, Any], memo: MutableMapping[Hashable, Any]
+) -> Sieve:
+    """Whether a card can pass on some board and in some case of ``others`` (a chosen board's:
+    the widest card it seats, of those the search still tries): its span is at most the
+    widest that :func:`_fits` some board of ``others`` in the case with the most slots."""
+    room = _room(others)
+    if room is None:
+        return lambda gpu: False  # no case of known slots: never a pass
+    places_of = _places_memo(memo, params)
+    widest = 0
+    for board in others["motherboard"]:
+        places = places_of(board)
+        span = widest + 1
+        while places is not None and span <= room and _fits(places, n, span, room):
+            widest, span = span, span + 1
+
+    def sieve(gpu: Part) -> bool:
+        width = getattr(gpu, "slot_width", None)
+        return width is not None and math.ceil(width) <= widest
+
+    return sieve
+
+
+def _room(others: Mapping[str, Sequence[Part]]) -> int | None:
+    """The most expansion slots of a case of ``others`` (None: no case of known slots)."""
+    slots: list[int] = [c for c in (getattr(c, "expansion_slots", None) for c in others["case"]) if c is not None]
+    return max(slots) if slots else None
+
+
+def _fits(places: tuple[int, ...], n: int, span: int, room: int) -> bool:
+    """Whether ``n`` cards of ``span`` positions, in slots at ``places`` (in order), each
+    starting after the one before ends, end within ``room`` slots. Taking each slot that
+    clears the one before, in place order, seats the most cards and ends the n-th soonest."""
+    seated, last = 0, None
+    for place in places:
+        if last is None or place - last >= span:
+            seated, last = seated + 1, place
+            if seated == n:
+                return place + span - 1 <= room
+    return False
+
+
+def _places_memo(
+    memo: MutableMapping[Hashable, Any], params: dict[str, Any]
+) -> Callable[[Part], tuple[int, ...] | None]:
+    """:func:`_places` of a board, remembered by its id (it holds for any other parts)."""
+    min_lanes = int(params["min_lanes_per_gpu"])
+    known: dict[str, tuple[int, ...] | None] = memo.setdefault(("places", min_lanes), {})
+
+    def places_of(board: Part) -> tuple[int, ...] | None:
+        if board.id not in known:
+            known[board.id] = _places(board, min_lanes)
+        return known[board.id]
+
+    return places_of
 
 
 def _places(board: Part, min_lanes: int) -> tuple[int, ...] | None:
