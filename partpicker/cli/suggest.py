@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from partpicker import output as write_output
+from partpicker.catalog.load import gc_paused
 from partpicker.catalog.overlay import marked
 from partpicker.catalog.verified import verified_catalog
 from partpicker.cli import workplan
@@ -169,10 +170,11 @@ def suggest(
         rules = load_rules()
         # A JSON Lines catalog is read streaming, keeping only what this request can choose
         # (by several processes: this one imports the solver once it has read its share).
-        cat = streamed_catalog(catalog, rules, request, overlays=bool(parts), meanwhile=_solver)
-        if cat is not None:
-            gc.freeze()  # as load_catalog_once: the catalog stays to the end
-        else:
+        with gc_paused():  # frozen before the collector runs again, which would walk it once more
+            cat = streamed_catalog(catalog, rules, request, overlays=bool(parts), meanwhile=_solver)
+            if cat is not None:
+                gc.freeze()  # as load_catalog_once: the catalog stays to the end
+        if cat is None:
             cat = load_catalog_once(catalog, parts, allow_broken_catalog)
         if verified_only:  # recalled facts unknown; parts that cannot be without one are left out
             cat = verified_catalog(cat, drop_unverifiable=True)
