@@ -6,6 +6,7 @@ not reduced."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import random
 import shutil
@@ -222,3 +223,28 @@ def test_the_command_streams_and_says_what_is_wrong_with_a_broken_file(tmp_path:
     assert result.exit_code == 2
     assert f"broken.jsonl:{len(lines) + 1}" in result.stderr
     assert f"is already used at {broken}:4" in result.stderr  # where the first one is
+
+
+def test_a_streamed_catalog_offers_what_its_records_do(tmp_path: Path) -> None:
+    """The offer the reduction leaves with the catalog (`offer.priced_parts`, made of the price
+    points the parts were kept at) is the one the searches would make of the slim records."""
+    from partpicker.suggest.offer import priced_parts
+
+    rng = random.Random(23)
+    random_path = as_jsonl(make(rng, SIZES), tmp_path / "random.jsonl")
+    bundled = as_jsonl(load_catalog(), tmp_path / "bundled.jsonl")  # (MSRP points: kinds other than street)
+    kinds: set[str] = set()
+    for path, jobs in itertools.product((random_path, bundled), (1, 2, 1, 2)):  # (2: handed over)
+        request = _request(rng)
+        if path == bundled:
+            request = dataclasses.replace(request, as_of=rng.choice([DAY, DAY.replace(year=2018, month=9)]))
+        catalog = streamed_catalog([path], RULES, request, jobs=jobs)
+        if catalog is None:
+            continue
+        day = request.as_of or DAY
+        for role in request.roles:
+            key = ("priced", role, day, request.stale_days)
+            left = catalog.memo.pop(key)
+            assert priced_parts(catalog, role, day, request.stale_days) == left
+            kinds |= {p.kind for p in left}
+    assert {"street", "msrp"} <= kinds

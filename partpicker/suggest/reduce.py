@@ -132,16 +132,19 @@ class _Role:
 
     def __init__(self, fields: tuple[str, ...], frozen: Callable[[Any], Hashable], keep: int, weight: int) -> None:
         self.fields, self.key, self.keep, self.weight = fields, class_key(fields, frozen), keep, weight
-        self.best: dict[Hashable, list[tuple[float, str, int, Any]]] = {}
+        self.best: dict[Hashable, list[tuple[float, str, int, Any, tuple[float, dt.date, str]]]] = {}
+        """Per class, the kept entries: (cost, id, seq, slim record or where its line is, the
+        price point it is offered at: usd, date, kind)."""
         self.usd = array("d")
         self.file_no = array("H")
         self.offset = array("q")
 
     def take(
-        self, record: Any, usd: float, seq: int, where: tuple[int, int, int], slim: Callable[[], Any] | None
+        self, record: Any, point: Any, seq: int, where: tuple[int, int, int], slim: Callable[[], Any] | None
     ) -> None:
-        """An offered part (its record; the file number, offset and number of its line), at its
-        unit price; ``slim`` makes its slim record (None: keep where its line is instead)."""
+        """An offered part (its record; the file number, offset and number of its line), at the
+        price ``point``; ``slim`` makes its slim record (None: keep where its line is instead)."""
+        usd = point.usd
         self.usd.append(usd)
         self.file_no.append(where[0])
         self.offset.append(where[1])
@@ -149,9 +152,9 @@ class _Role:
         key = self.key(record)
         kept = self.best.get(key)
         if kept is None:
-            self.best[key] = [(cost, record.id, seq, where if slim is None else slim())]
+            self.best[key] = [(cost, record.id, seq, where if slim is None else slim(), (usd, point.date, point.kind))]
         elif len(kept) < self.keep or (cost, record.id) < kept[-1][:2]:  # the search's order: cost, then id
-            entry = (cost, record.id, seq, where if slim is None else slim())
+            entry = (cost, record.id, seq, where if slim is None else slim(), (usd, point.date, point.kind))
             bisect.insort(kept, entry, key=operator.itemgetter(0, 1))
             del kept[self.keep :]
 
@@ -205,7 +208,7 @@ class Reducer:
         if category == "gpu" and self.of_model is not None and not self.of_model(record.chip):
             point = None
         if role is not None and point is not None and big_enough(record, category, self.request):
-            role.take(record, point.usd, self.seq, (file_no, offset, line), None if self.lines else slim)
+            role.take(record, point, self.seq, (file_no, offset, line), None if self.lines else slim)
         elif record.prices:  # the newest price of a category is read only when it offers nothing
             self._newest(category, max(p.date for p in record.prices))
 
@@ -245,7 +248,7 @@ class Reducer:
             mine.file_no.extend(file_no)
             mine.offset.extend(offset)
             for key, group in best.items():
-                theirs = [(cost, pid, seq + base, slim) for cost, pid, seq, slim in group]
+                theirs = [(cost, pid, seq + base, slim, at) for cost, pid, seq, slim, at in group]
                 kept = mine.best.get(key)
                 both = theirs if kept is None else sorted(kept + theirs, key=operator.itemgetter(0, 1))
                 mine.best[key] = [_slimmed(entry, remake) for entry in both[: mine.keep]]
@@ -267,25 +270,33 @@ class Reducer:
         """Add the kept parts to ``catalog`` (in the order they were read) with the
         :class:`Reduction` that says what was left out."""
         kept = [
-            (seq, role, slim)
+            (seq, role, slim, at)
             for role, state in self.roles.items()
             for group in state.best.values()
-            for _, _, seq, slim in group
+            for _, _, seq, slim, at in group
         ]
-        for _, role, slim in sorted(kept, key=operator.itemgetter(0)):
+        kept.sort(key=operator.itemgetter(0))
+        for _, role, slim, _ in kept:
             catalog.add_record(slim, role)
         catalog.reduction = Reduction(self, catalog)
+        # The searches' offer, as `offer.priced_parts` would make it of the kept parts (each is
+        # offered, at the point it was kept at: the same one its slim record gives).
+        priced: dict[str, list[Priced]] = {role: [] for role in self.roles}
+        for _, role, slim, (usd, date, kind) in kept:
+            priced[role].append(Priced(slim, usd, date, kind))
+        for role, items in priced.items():
+            catalog.memo[("priced", role, self.day, self.request.stale_days)] = items
 
 
 def _slimmed(entry: tuple[Any, ...], remake: Callable[[str, int, int, int], Any] | None) -> tuple[Any, ...]:
-    """A kept entry (cost, id, seq, slim) with its slim record (made again by ``remake`` if
-    handed over as where its line is)."""
+    """A kept entry (cost, id, seq, slim, point) with its slim record (made again by ``remake``
+    if handed over as where its line is)."""
     where = entry[3]
     if type(where) is not tuple:
         return entry
     if remake is None:
         raise ValueError("a part handed over as where its line is needs remake to be kept")
-    return (*entry[:3], remake(entry[1], *where))
+    return (*entry[:3], remake(entry[1], *where), *entry[4:])
 
 
 class _Remaker:
