@@ -153,8 +153,9 @@ class Search:
         """Whether to count :attr:`failures` (which an infeasible answer reads); without, a
         domain that one rule empties is not filtered by the others."""
         self.relaxing = not count_failures and self.accepted == {"pass"}
-        """Whether parts are dropped by the rules' relaxations before the search: where only a
-        pass is accepted, and failures are not counted (dropped parts would not be)."""
+        """Whether parts are dropped by the rules' relaxations (before the search, and as parts
+        are chosen): where only a pass is accepted, and failures are not counted (dropped parts
+        would not be)."""
         self.forward_rules: dict[tuple[str, str, frozenset[str]], list[RuleSpec]] = {}
         self.forward_memo: dict[Hashable, Domain] = {}
         self.relaxing_rules: dict[tuple[str, str], list[RuleSpec]] = {}
@@ -280,9 +281,9 @@ class Search:
         return out
 
     def _relaxed(self, candidates: dict[str, list[tuple[Part, float]]]) -> dict[str, list[tuple[Part, float]]]:
-        """The candidates without parts that no build of the others' can make pass a rule (see
-        :func:`partpicker.rules.checks.can_pass`; what a relaxation remembers of a part is
-        kept with the catalog, for the next search)."""
+        """The candidates without the parts that no build of the other roles' candidates can
+        make pass a rule (see :func:`partpicker.rules.checks.can_pass`; what a relaxation
+        remembers of a part is kept with the catalog, for the next search)."""
         out = dict(candidates)
         for rule in self.rules:
             for role, relaxation in RELAXATIONS.get(rule.id, {}).items():
