@@ -89,7 +89,7 @@ def _gpu_slots_parts(rng: random.Random) -> dict[str, list[Any]]:
                 i,
                 chip="GeForce RTX 3090",
                 vram_gb=24,
-                cooler="blower",
+                cooler=rng.choice(["blower", "open-air", "open-air", "passive", "hybrid", "water", None]),
                 power={"pcie_8pin": 2},
                 slot_width=rng.choice([1, 2, 2, 2.5, 2.75, 3, 4, None]),
             )
@@ -121,6 +121,7 @@ def _gpu_slots_parts(rng: random.Random) -> dict[str, list[Any]]:
 WORLDS: dict[tuple[str, str], Callable[[random.Random], tuple[Any, dict[str, list[Any]]]]] = {
     ("gpu-slots", "motherboard"): _gpu_slots_world,
     ("gpu-slots", "gpu"): _gpu_slots_card_world,
+    ("gpu-cooling", "gpu"): _gpu_slots_card_world,  # (the same roles)
 }
 """For each relaxation, random parts of its role and of the rule's other roles."""
 

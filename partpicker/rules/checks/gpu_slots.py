@@ -96,12 +96,12 @@ def _how_many_fit(
     if not ctx.explain:
         return failed(why="no layout", **values)
     drives = [d for d in ctx.build.ssds if layout.is_m2(d)]
-    fits = layout.most_cards(
+    most = layout.most_cards(
         board, n, width=width, cpu_lanes=cpu_lanes, drives=drives, min_lanes=values["min_lanes"], known_only=False
     )
     why = (
         f"x16 slots at {listed}: a {width:g}-slot card covers {math.ceil(width)} positions, "
-        f"so only {fits} of {n} fit (with the build's M.2 drives placed)"
+        f"so only {most} of {n} fit (with the build's M.2 drives placed)"
     )
     return failed(why=why, **values)
 
@@ -134,16 +134,16 @@ def seats(
     slot wired ``min_lanes_per_gpu`` or more, spaced for the card, the last card ending
     within the case. Relaxed: the narrowest card of ``others``, the case with the most
     expansion slots, and each slot at the most lanes any CPU and sharing can give it
-    (:func:`_fits`)."""
+    (:func:`fits`)."""
     widths = [w for w in (getattr(g, "slot_width", None) for g in others["gpu"]) if w is not None]
     room = _room(others)
     if not widths or room is None:
         return lambda board: False  # no card of known width, or no case of known slots: never a pass
-    span, places_of = math.ceil(min(widths)), _places_memo(memo, params)
+    span, places_of = math.ceil(min(widths)), places_memo(memo, params)
 
     def sieve(board: Part) -> bool:
         places = places_of(board)
-        return places is not None and _fits(places, n, span, room)
+        return places is not None and fits(places, n, span, room)
 
     return sieve
 
@@ -154,16 +154,16 @@ def seated(
 ) -> Sieve:
     """Whether a card can pass on some board and in some case of ``others`` (a chosen board's:
     the widest card it seats, of those the search still tries): its span is at most the
-    widest that :func:`_fits` some board of ``others`` in the case with the most slots."""
+    widest that :func:`fits` some board of ``others`` in the case with the most slots."""
     room = _room(others)
     if room is None:
         return lambda gpu: False  # no case of known slots: never a pass
-    places_of = _places_memo(memo, params)
+    places_of = places_memo(memo, params)
     widest = 0
     for board in others["motherboard"]:
         places = places_of(board)
         span = widest + 1
-        while places is not None and span <= room and _fits(places, n, span, room):
+        while places is not None and span <= room and fits(places, n, span, room):
             widest, span = span, span + 1
 
     def sieve(gpu: Part) -> bool:
@@ -173,13 +173,17 @@ def seated(
     return sieve
 
 
+UNBOUNDED = 1 << 20
+"""A number of expansion slots no case has (a layout that is not bounded by a case)."""
+
+
 def _room(others: Mapping[str, Sequence[Part]]) -> int | None:
     """The most expansion slots of a case of ``others`` (None: no case of known slots)."""
     slots: list[int] = [c for c in (getattr(c, "expansion_slots", None) for c in others["case"]) if c is not None]
     return max(slots) if slots else None
 
 
-def _fits(places: tuple[int, ...], n: int, span: int, room: int) -> bool:
+def fits(places: tuple[int, ...], n: int, span: int, room: int) -> bool:
     """Whether ``n`` cards of ``span`` positions, in slots at ``places`` (in order), each
     starting after the one before ends, end within ``room`` slots. Taking each slot that
     clears the one before, in place order, seats the most cards and ends the n-th soonest."""
@@ -192,7 +196,7 @@ def _fits(places: tuple[int, ...], n: int, span: int, room: int) -> bool:
     return False
 
 
-def _places_memo(
+def places_memo(
     memo: MutableMapping[Hashable, Any], params: dict[str, Any]
 ) -> Callable[[Part], tuple[int, ...] | None]:
     """:func:`_places` of a board, remembered by its id (it holds for any other parts)."""
