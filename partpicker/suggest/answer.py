@@ -132,16 +132,22 @@ def solve(catalog: Catalog, rules: dict[str, RuleSpec], request: Request) -> Sol
     ctx = _Ctx(catalog, rules, request)
     # Failures are counted only where an infeasible answer may read them: without unknowns
     # accepted, a search that accepts them follows one that found nothing.
-    search, choices = _search(ctx, request, count=request.allow_unknown)
-    possible = builder = None
-    if choices and not request.allow_unknown:
-        cheaper, builder = _cheaper_and_builder(ctx, search, choices[0])
-        possible = cheaper[0] if cheaper and cheaper[0].objective_usd < choices[0].objective_usd - 0.005 else None
-    else:
-        if not choices:
-            search, choices = _search(ctx, replace(request, allow_unknown=True))
-        if choices:
-            builder = _builder(ctx, _builder_request(ctx, choices[0]))
+    search = Search(catalog, rules, request, count_failures=request.allow_unknown)
+    early = _cheaper_beside(ctx, search)
+    try:
+        choices = _run(ctx, search)
+        possible = builder = None
+        if choices and not request.allow_unknown:
+            cheaper, builder = _cheaper_and_builder(ctx, choices[0], early)
+            possible = cheaper[0] if cheaper and cheaper[0].objective_usd < choices[0].objective_usd - 0.005 else None
+        else:
+            if not choices:
+                search, choices = _search(ctx, replace(request, allow_unknown=True))
+            if choices:
+                builder = _builder(ctx, _builder_request(ctx, choices[0]))
+    finally:
+        if early is not None:
+            early.cancel()  # (no proven build: the cheaper ones are not asked)
     if not choices:
         return _infeasible(ctx, search)
     status: Status = "proven" if choices[0].proven else "unproven"
@@ -167,21 +173,36 @@ BESIDE = 10_000
 below, forking costs more than the search it moves."""
 
 
-def _cheaper_and_builder(ctx: _Ctx, search: Search, best: Choice) -> tuple[tuple[Choice, ...], Choice | None]:
-    """Beside a proven ``best``: the builds cheaper if unknowns hold, and the builder's pick.
-    On a large catalog, where both are searched, the first is searched in a forked process
-    while this one searches the second (:func:`split.beside`): the same answers, sooner."""
-    cheaper_request = replace(ctx.request, allow_unknown=True, top=1)
-    builder_request = _builder_request(ctx, best)
+def _cheaper_request(ctx: _Ctx) -> Request:
+    """The request of the builds cheaper than a proven answer if unknown facts hold."""
+    return replace(ctx.request, allow_unknown=True, top=1)
+
+
+def _cheaper_beside(ctx: _Ctx, search: Search) -> split.Forked[list[tuple[float, dict[str, str]]]] | None:
+    """On a large catalog (:data:`BESIDE`, :func:`split.beside`), and unless unknowns are
+    accepted: the search of the builds cheaper if unknowns hold, started in a forked process
+    now, beside the answer's ``search`` (not yet run) and the builder's pick after it. Its
+    request does not depend on the answer, only whether it is asked does (a proven answer)."""
     offered = sum(search.offered_count(role) for role in search.offered)
-    if builder_request is None or not split.beside(offered, BESIDE):
+    if ctx.request.allow_unknown or not split.beside(offered, BESIDE):
+        return None
+    cheaper_request = _cheaper_request(ctx)
+    return split.Forked(lambda: _found(ctx, cheaper_request))
+
+
+def _cheaper_and_builder(
+    ctx: _Ctx, best: Choice, early: split.Forked[list[tuple[float, dict[str, str]]]] | None
+) -> tuple[tuple[Choice, ...], Choice | None]:
+    """Beside a proven ``best``: the builds cheaper if unknowns hold, and the builder's pick.
+    On a large catalog the first was started in a forked process (``early``:
+    :func:`_cheaper_beside`) while this one searched the answer, and now the second: the same
+    answers, sooner."""
+    cheaper_request = _cheaper_request(ctx)
+    builder_request = _builder_request(ctx, best)
+    if early is None:
         return _search(ctx, cheaper_request, count=False)[1], _builder(ctx, builder_request)
-    forked = split.Forked(lambda: _found(ctx, cheaper_request))
-    try:
-        builder = _builder(ctx, builder_request)
-        found = forked.result()
-    finally:
-        forked.cancel()
+    builder = _builder(ctx, builder_request)
+    found = early.result()
     return _chosen(ctx, Search(ctx.catalog, ctx.rules, cheaper_request, count_failures=False), found), builder
 
 
@@ -205,9 +226,14 @@ def _search(
     """The search for ``request`` and its builds within the budget, each with its findings
     (``count``: and how often each rule failed, which only an infeasible answer reads)."""
     search = Search(ctx.catalog, rules or ctx.rules, request, count_failures=count)
+    return search, _run(ctx, search)
+
+
+def _run(ctx: _Ctx, search: Search) -> tuple[Choice, ...]:
+    """Run ``search``: its builds within the budget, each with its findings."""
     with gc_paused():  # the search makes many short-lived objects and no cycles worth chasing
         found = search.run()
-    return search, _within(ctx, search, found)
+    return _within(ctx, search, found)
 
 
 def _within(ctx: _Ctx, search: Search, found: Sequence[tuple[float, dict[str, Part]]]) -> tuple[Choice, ...]:
