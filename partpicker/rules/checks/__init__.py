@@ -116,7 +116,7 @@ class Context:
         if with_case:
             case_slots = self.need(self.part("case"), "expansion_slots")
         count = self.n_gpus if n is None else n
-        min_lanes = int(self.params.get("min_lanes_per_gpu", 8))
+        min_lanes = layout_min_lanes(self.params)
         # Keyed by everything the layout depends on, so one cache can serve many builds.
         drive_kinds = tuple((d.interface, d.form_factor) for d in drives)
         key = (board.id, drive_kinds, count, width, cpu_lanes, case_slots, min_lanes, known_only)
@@ -133,6 +133,12 @@ class Context:
             )
         result: layout_mod.Layout | None = self._layouts[key]
         return result
+
+
+def layout_min_lanes(params: Mapping[str, Any]) -> int:
+    """The lanes each card's slot must have in a layout (:meth:`Context.layout`): the rule's
+    ``min_lanes_per_gpu``, else 8."""
+    return int(params.get("min_lanes_per_gpu", 8))
 
 
 Check = Callable[[Context], Outcome]

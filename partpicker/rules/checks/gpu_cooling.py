@@ -6,7 +6,10 @@ from typing import Any
 
 from partpicker.parts import Part
 from partpicker.rules.checks import Context, Outcome, Sieve, Unknown, can_pass, check, failed, passed
-from partpicker.rules.checks.gpu_slots import UNBOUNDED, fits, places_memo
+from partpicker.rules.checks.gpu_slots import places_memo, widest_span
+
+UNBOUNDED = 1 << 20
+"""A number of expansion slots no case has (a layout that is not bounded by a case)."""
 
 SELF_COOLED = ("blower", "hybrid", "water")
 """:attr:`Gpu.cooler` kinds that need no free slot between cards."""
@@ -40,13 +43,7 @@ def spaced(
         return lambda gpu: True
     cases = [getattr(c, "expansion_slots", None) for c in others["case"]]
     room = UNBOUNDED if None in cases or not cases else max(c for c in cases if c is not None)
-    places_of = places_memo(memo, {"min_lanes_per_gpu": int(params.get("min_lanes_per_gpu", 8))})
-    widest = 0  # the widest span of open-air cards some board spaces
-    for board in others["motherboard"]:
-        places = places_of(board)
-        span = widest + 1
-        while places is not None and fits(places, n, span + 1, room + 1):
-            widest, span = span, span + 1
+    widest = widest_span(others["motherboard"], places_memo(memo, params), n, room, gap=1)  # (open-air cards)
 
     def sieve(gpu: Part) -> bool:
         cooler, width = getattr(gpu, "cooler", None), getattr(gpu, "slot_width", None)

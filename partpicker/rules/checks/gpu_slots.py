@@ -11,7 +11,7 @@ from typing import Any
 
 from partpicker.parts import Motherboard, Part, PcieSlot
 from partpicker.rules import layout
-from partpicker.rules.checks import Context, Outcome, Sieve, can_pass, check, failed, passed, unknown
+from partpicker.rules.checks import Context, Outcome, Sieve, can_pass, check, failed, layout_min_lanes, passed, unknown
 from partpicker.vocab import FORM_FACTORS
 
 
@@ -158,23 +158,13 @@ def seated(
     room = _room(others)
     if room is None:
         return lambda gpu: False  # no case of known slots: never a pass
-    places_of = places_memo(memo, params)
-    widest = 0
-    for board in others["motherboard"]:
-        places = places_of(board)
-        span = widest + 1
-        while places is not None and span <= room and fits(places, n, span, room):
-            widest, span = span, span + 1
+    widest = widest_span(others["motherboard"], places_memo(memo, params), n, room)
 
     def sieve(gpu: Part) -> bool:
         width = getattr(gpu, "slot_width", None)
         return width is not None and math.ceil(width) <= widest
 
     return sieve
-
-
-UNBOUNDED = 1 << 20
-"""A number of expansion slots no case has (a layout that is not bounded by a case)."""
 
 
 def _room(others: Mapping[str, Sequence[Part]]) -> int | None:
@@ -196,11 +186,24 @@ def fits(places: tuple[int, ...], n: int, span: int, room: int) -> bool:
     return False
 
 
+def widest_span(
+    boards: Sequence[Part], places_of: Callable[[Part], tuple[int, ...] | None], n: int, room: int, gap: int = 0
+) -> int:
+    """The widest span of which ``n`` cards, each but the last followed by ``gap`` free slots,
+    :func:`fits` some board of ``boards`` within ``room`` slots (0: none)."""
+    widest = 0
+    for board in boards:
+        places = places_of(board)
+        while places is not None and fits(places, n, widest + 1 + gap, room + gap):
+            widest += 1
+    return widest
+
+
 def places_memo(
     memo: MutableMapping[Hashable, Any], params: dict[str, Any]
 ) -> Callable[[Part], tuple[int, ...] | None]:
     """:func:`_places` of a board, remembered by its id (it holds for any other parts)."""
-    min_lanes = int(params["min_lanes_per_gpu"])
+    min_lanes = layout_min_lanes(params)
     known: dict[str, tuple[int, ...] | None] = memo.setdefault(("places", min_lanes), {})
 
     def places_of(board: Part) -> tuple[int, ...] | None:
