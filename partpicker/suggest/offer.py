@@ -123,7 +123,7 @@ def _size_key(role: str, request: Request) -> tuple[Any, ...]:
 def priced_parts(catalog: Catalog, role: str, day: dt.date, stale_days: int | None) -> list[Priced]:
     """The parts of ``role`` with a price as of ``day`` (pydantic parts, or slim records of
     JSON Lines parts), found once per catalog (`suggest` searches more than once)."""
-    key = ("priced", role, day, stale_days)
+    key = priced_key(role, day, stale_days)
     found: list[Priced] | None = catalog.memo.get(key)
     if found is None:
         found = catalog.memo[key] = []
@@ -132,6 +132,11 @@ def priced_parts(catalog: Catalog, role: str, day: dt.date, stale_days: int | No
             if point is not None:
                 found.append(Priced(part, point.usd, point.date, kind_of(point)))
     return found
+
+
+def priced_key(role: str, day: dt.date, stale_days: int | None) -> tuple[str, str, dt.date, int | None]:
+    """Where in a catalog's memo :func:`priced_parts` keeps its list (a reduction leaves it there)."""
+    return ("priced", role, day, stale_days)
 
 
 def _pinned(catalog: Catalog, request: Request) -> dict[str, set[str]]:

@@ -52,7 +52,7 @@ from partpicker.paths import user_parts_file, user_prices_file
 from partpicker.pricing import fresh_price, kind_of
 from partpicker.rules.rulebook import RuleSpec, rules_for
 from partpicker.suggest import dominance, split
-from partpicker.suggest.offer import VARIETY_ROLES, Priced, Request, big_enough, gpu_model_test
+from partpicker.suggest.offer import VARIETY_ROLES, Priced, Request, big_enough, gpu_model_test, priced_key
 
 _SCALARS = frozenset({int, float, str, bool, type(None)})
 """Types whose values are their own frozen form (:func:`dominance.freeze`)."""
@@ -285,7 +285,7 @@ class Reducer:
         for _, role, slim, (usd, date, kind) in kept:
             priced[role].append(Priced(slim, usd, date, kind))
         for role, items in priced.items():
-            catalog.memo[("priced", role, self.day, self.request.stale_days)] = items
+            catalog.memo[priced_key(role, self.day, self.request.stale_days)] = items
 
 
 def _slimmed(entry: tuple[Any, ...], remake: Callable[[str, int, int, int], Any] | None) -> tuple[Any, ...]:
