@@ -8,10 +8,12 @@ import dataclasses
 import itertools
 import json
 import os
+import pickle
 import random
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from partpicker.catalog import read_catalog
@@ -21,7 +23,7 @@ from partpicker.catalog.load import spans_of
 from partpicker.errors import InputError
 from partpicker.suggest import split
 from partpicker.suggest.answer import solve
-from partpicker.suggest.reduce import Reducer, _read_split, _Remaker, streamed_catalog
+from partpicker.suggest.reduce import Reducer, _read_split, streamed_catalog
 
 from .conftest import fast_first
 from .support.random_catalog import DAY, make
@@ -83,7 +85,7 @@ def test_problems_keep_their_line_numbers(tmp_path: Path) -> None:
     _, expected = read_catalog([path], part_checks=CHECKS, keep=serial.take)
     assert expected, "the catalog should have problems to compare"
     for jobs in (2, 4):
-        _, found, _ = _read_split([path], jobs, lambda lines: Reducer(RULES, request, DAY, lines=lines), CHECKS)
+        _, found, _ = _read_split([path], jobs, lambda wire: Reducer(RULES, request, DAY, wire=wire), CHECKS)
         assert found == expected
 
 
@@ -181,37 +183,33 @@ def test_how_many_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert split.jobs_for([small], 4) == 1
 
 
-def test_a_hand_over_by_lines_merges_as_one_by_records(tmp_path: Path) -> None:
-    """What a forked process hands over names each kept part by where its line is (file,
-    offset, line number), not by its record; merged, the records made again from those lines
-    equal the ones it read, and a hand-over by lines cannot be merged without a way to make them."""
+def test_a_hand_over_as_messagepack_merges_as_one_by_records(tmp_path: Path) -> None:
+    """What a forked process hands over gives its kept classes as MessagePack, not as
+    objects to pickle; merged, their keys and slim records equal the ones it read (field by
+    field: prices, slot maps, aliases), and so do those of a later merge into them."""
     rng = random.Random(21)
     path = as_jsonl(make(rng, SIZES), tmp_path / "c.jsonl", copies=3)
     request = dataclasses.replace(_request(rng), budget=None)
-    read, read_by_lines = Reducer(RULES, request, DAY), Reducer(RULES, request, DAY, lines=True)
+    read, read_as_wire = Reducer(RULES, request, DAY), Reducer(RULES, request, DAY, wire=True)
     read_catalog([path], part_checks=CHECKS, keep=read.take)
-    read_catalog([path], part_checks=CHECKS, keep=read_by_lines.take)
-    by_lines = read_by_lines.state()
-    kept = [entry for best, *_ in by_lines["roles"].values() for group in best.values() for entry in group]
-    assert kept and all(type(entry[3]) is tuple and len(entry[3]) == 3 for entry in kept)
-    plain, remade = Reducer(RULES, request, DAY), Reducer(RULES, request, DAY)
+    read_catalog([path], part_checks=CHECKS, keep=read_as_wire.take)
+    sent = pickle.loads(pickle.dumps(read_as_wire.state()))
+    assert all(type(best) is bytes for best, *_ in sent["roles"].values())
+    plain, received = Reducer(RULES, request, DAY), Reducer(RULES, request, DAY)
     plain.merge(read.state())
-    with _Remaker({0: path}) as remake:
-        remade.merge(by_lines, remake)
+    received.merge(sent)
+    assert sum(len(state.best) for state in plain.roles.values()) > 20
     for role in plain.roles:
-        assert remade.roles[role].best == plain.roles[role].best
-    with pytest.raises(ValueError, match="remake"):
-        Reducer(RULES, request, DAY).merge(by_lines)
-    # The file changed under the reading: the line no longer holds the part (bad input, not a crash).
-    lines = path.read_text().splitlines(keepends=True)
-    path.write_text("".join(line.replace('"id": "', '"id": "changed-') for line in lines))
-    with _Remaker({0: path}) as remake, pytest.raises(InputError, match="changed while it was read") as found:
-        Reducer(RULES, request, DAY).merge(by_lines, remake)
-    assert found.value.line is not None and found.value.path == str(path)
-    for changed in ("[1, 2]", '{"category": ["cpu"]}', "not json"):  # nor a crash on a line no part can be
-        path.write_text("".join(changed.ljust(len(line) - 1) + "\n" for line in lines))  # offsets kept
-        with _Remaker({0: path}) as remake, pytest.raises(InputError, match="changed while it was read"):
-            Reducer(RULES, request, DAY).merge(by_lines, remake)
+        assert list(received.roles[role].best) == list(plain.roles[role].best)
+        for key, group in plain.roles[role].best.items():
+            theirs = received.roles[role].best[key]
+            assert theirs == group
+            for a, b in zip(theirs, group, strict=True):
+                assert type(a[3]) is type(b[3]) and msgspec.structs.asdict(a[3]) == msgspec.structs.asdict(b[3])
+    plain.merge(read.state())  # (a second share, its parts read after: classes merged, the cheaper kept)
+    received.merge(sent)
+    for role in plain.roles:
+        assert received.roles[role].best == plain.roles[role].best
 
 
 @pytest.mark.parametrize("seed", fast_first(range(6), 2))

@@ -45,7 +45,7 @@ import msgspec
 from pydantic import BaseModel
 
 from partpicker import yamlio
-from partpicker.catalog import Catalog, catalog_files, read_catalog
+from partpicker.catalog import Catalog, catalog_files, read_catalog, records
 from partpicker.catalog.load import PartChecks, Problem, Span, gc_paused, read_jsonl_span, spans_of
 from partpicker.errors import InputError
 from partpicker.paths import user_parts_file, user_prices_file
@@ -133,17 +133,15 @@ class _Role:
     def __init__(self, fields: tuple[str, ...], frozen: Callable[[Any], Hashable], keep: int, weight: int) -> None:
         self.fields, self.key, self.keep, self.weight = fields, class_key(fields, frozen), keep, weight
         self.best: dict[Hashable, list[tuple[float, str, int, Any, tuple[float, dt.date, str]]]] = {}
-        """Per class, the kept entries: (cost, id, seq, slim record or where its line is, the
-        price point it is offered at: usd, date, kind)."""
+        """Per class, the kept entries: (cost, id, seq, slim record, the price point it is
+        offered at: usd, date, kind)."""
         self.usd = array("d")
         self.file_no = array("H")
         self.offset = array("q")
 
-    def take(
-        self, record: Any, point: Any, seq: int, where: tuple[int, int, int], slim: Callable[[], Any] | None
-    ) -> None:
-        """An offered part (its record; the file number, offset and number of its line), at the
-        price ``point``; ``slim`` makes its slim record (None: keep where its line is instead)."""
+    def take(self, record: Any, point: Any, seq: int, where: tuple[int, int], slim: Callable[[], Any]) -> None:
+        """An offered part (its record; the file number and offset of its line), at the price
+        ``point``; ``slim`` makes its slim record."""
         usd = point.usd
         self.usd.append(usd)
         self.file_no.append(where[0])
@@ -152,9 +150,9 @@ class _Role:
         key = self.key(record)
         kept = self.best.get(key)
         if kept is None:
-            self.best[key] = [(cost, record.id, seq, where if slim is None else slim(), (usd, point.date, point.kind))]
+            self.best[key] = [(cost, record.id, seq, slim(), (usd, point.date, point.kind))]
         elif len(kept) < self.keep or (cost, record.id) < kept[-1][:2]:  # the search's order: cost, then id
-            entry = (cost, record.id, seq, where if slim is None else slim(), (usd, point.date, point.kind))
+            entry = (cost, record.id, seq, slim(), (usd, point.date, point.kind))
             bisect.insort(kept, entry, key=operator.itemgetter(0, 1))
             del kept[self.keep :]
 
@@ -163,13 +161,13 @@ class Reducer:
     """Takes the slim records of a JSON Lines catalog as the loader reads them (:meth:`take`),
     keeping per role and class only what ``request`` can choose (the module docstring)."""
 
-    def __init__(self, rules: dict[str, RuleSpec], request: Request, day: dt.date, *, lines: bool = False) -> None:
+    def __init__(self, rules: dict[str, RuleSpec], request: Request, day: dt.date, *, wire: bool = False) -> None:
         self.request, self.day = request, day
-        self.lines = lines
-        """Whether to keep where a kept part's line is (file number, offset, line number), not
-        its slim record: a forked reader's, whose :meth:`state` is handed over (it pickles in a
-        fraction of the time: at 1M parts, records took 67 MB and 3 s each way), and
-        :meth:`merge` makes again only the records it keeps."""
+        self.wire = wire
+        """Whether :meth:`state` gives the kept entries as MessagePack (a forked reader's,
+        whose state is handed over: :func:`records.wire_encoder` sends a slim record in a
+        fifth of the time pickle takes, and in a third of the time making it again from its
+        line took)."""
         profile = [r for r in rules_for(request.profile, rules) if all(role in request.roles for role in r.roles)]
         # Nested values by their JSON encoding: equal encodings are equal values, so the classes
         # are as fine as the search's or finer (a dict in another key order), and each keeps at
@@ -208,7 +206,7 @@ class Reducer:
         if category == "gpu" and self.of_model is not None and not self.of_model(record.chip):
             point = None
         if role is not None and point is not None and big_enough(record, category, self.request):
-            role.take(record, point, self.seq, (file_no, offset, line), None if self.lines else slim)
+            role.take(record, point, self.seq, (file_no, offset), slim)
         elif record.prices:  # the newest price of a category is read only when it offers nothing
             self._newest(category, max(p.date for p in record.prices))
 
@@ -226,7 +224,7 @@ class Reducer:
 
     def state(self) -> dict[str, Any]:
         """What this reducer took, as plain data (another process's, to :meth:`merge`)."""
-        roles = {role: (st.best, st.usd, st.file_no, st.offset) for role, st in self.roles.items()}
+        roles = {role: (self._best_of(role), st.usd, st.file_no, st.offset) for role, st in self.roles.items()}
         return {
             "seq": self.seq,
             "roles": roles,
@@ -235,23 +233,26 @@ class Reducer:
             "own_aliases": self.own_aliases,
         }
 
-    def merge(self, state: dict[str, Any], remake: Callable[[str, int, int, int], Any] | None = None) -> None:
+    def _best_of(self, role: str) -> Any:
+        """A role's kept entries: its classes (:attr:`wire`: as MessagePack, a list of (key,
+        entries), which :func:`_groups` reads)."""
+        best = self.roles[role].best
+        return records.wire_encoder().encode(list(best.items())) if self.wire else best
+
+    def merge(self, state: dict[str, Any]) -> None:
         """Take what another reducer took (its :meth:`state`) of the parts read after this
         one's, as if this one had read them: per class the ``--top`` cheapest of both (a
-        total order, cost then id, so the same whichever read first), the rest in order;
-        ``remake`` makes the slim record of a kept part handed over as where its line is
-        (its id, file number, offset and line number)."""
+        total order, cost then id, so the same whichever read first), the rest in order."""
         base = self.seq
         for role, (best, usd, file_no, offset) in state["roles"].items():
             mine = self.roles[role]
             mine.usd.extend(usd)
             mine.file_no.extend(file_no)
             mine.offset.extend(offset)
-            for key, group in best.items():
+            for key, group in _groups(role, best):
                 theirs = [(cost, pid, seq + base, slim, at) for cost, pid, seq, slim, at in group]
                 kept = mine.best.get(key)
-                both = theirs if kept is None else sorted(kept + theirs, key=operator.itemgetter(0, 1))
-                mine.best[key] = [_slimmed(entry, remake) for entry in both[: mine.keep]]
+                mine.best[key] = theirs if kept is None else sorted(kept + theirs, key=_ORDER)[: mine.keep]
         for category, day in state["newest"].items():
             self._newest(category, day)
         for mine_hashes, theirs_hashes in zip((self.ids, self.names, self.aliases), state["hashes"], strict=True):
@@ -288,55 +289,26 @@ class Reducer:
             catalog.memo[priced_key(role, self.day, self.request.stale_days)] = items
 
 
-def _slimmed(entry: tuple[Any, ...], remake: Callable[[str, int, int, int], Any] | None) -> tuple[Any, ...]:
-    """A kept entry (cost, id, seq, slim, point) with its slim record (made again by ``remake``
-    if handed over as where its line is)."""
-    where = entry[3]
-    if type(where) is not tuple:
-        return entry
-    if remake is None:
-        raise ValueError("a part handed over as where its line is needs remake to be kept")
-    return (*entry[:3], remake(entry[1], *where), *entry[4:])
+_ORDER = operator.itemgetter(0, 1)
+"""The order of a class's kept entries: cost, then id (the search's)."""
 
 
-class _Remaker:
-    """Makes the slim record of a part from its line (:meth:`Reducer.merge`): the line read
-    again and decoded, as the loader read it (it was checked by the process that read it);
-    a line that no longer holds that part (the file changed meanwhile) is bad input."""
+def _groups(role: str, best: Any) -> Iterable[tuple[Hashable, list[tuple[Any, ...]]]]:
+    """The (key, entries) of a role's kept classes, as :meth:`Reducer.state` gave them."""
+    if type(best) is not bytes:
+        return best.items()  # type: ignore[no-any-return]
+    groups: list[tuple[Hashable, list[tuple[Any, ...]]]] = _wire_decoder(role).decode(best)
+    return groups
 
-    def __init__(self, paths: dict[int, Path]) -> None:
-        self.paths = paths
-        self.handles: dict[int, Any] = {}
-        self.slimmers: dict[int, Any] = {}
 
-    def __call__(self, part_id: str, file_no: int, offset: int, line: int) -> Any:
-        from partpicker.catalog import records
-
-        path = self.paths[file_no]
-        try:
-            handle = self.handles.get(file_no)
-            if handle is None:
-                handle = self.handles[file_no] = path.open("rb")
-                self.slimmers[file_no] = records.Slimmer(file_no)
-            record = records.record_at(handle, offset)
-        # The ways a line that changed fails to decode: not JSON, not an object, no known category.
-        except (OSError, ValueError, KeyError, TypeError, AttributeError, msgspec.DecodeError):
-            record = None
-        if getattr(record, "id", None) != part_id:
-            raise InputError(
-                f"the catalog changed while it was read (this line held {part_id})",
-                path=path,
-                line=line,
-                hint="run again once nothing writes to the catalog",
-            )
-        return self.slimmers[file_no].slim(record, offset, line)
-
-    def __enter__(self) -> _Remaker:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        for handle in self.handles.values():
-            handle.close()
+@functools.cache
+def _wire_decoder(role: str) -> msgspec.msgpack.Decoder[Any]:
+    """The decoder of a role's kept classes as :meth:`Reducer._best_of` sends them. A key is
+    a tuple of scalars and bytes (nested values as their JSON: :class:`_Role`), which
+    MessagePack gives back as they were."""
+    slim: Any = records.slim_type(role)
+    entry: Any = tuple[float, str, int, slim, tuple[float, dt.date, str]]
+    return records.wire_decoder(list[tuple[tuple[Any, ...], list[entry]]])
 
 
 def _repeats(values: array[int], among: array[int] | None = None) -> bool:
@@ -436,7 +408,7 @@ def streamed_catalog(
     count = split.jobs_for(files, jobs)
     if count > 1 and all(_readable(f) for f in files):
         catalog, problems, reducer = _read_split(
-            files, count, lambda lines: Reducer(rules, request, day, lines=lines), checks, meanwhile
+            files, count, lambda wire: Reducer(rules, request, day, wire=wire), checks, meanwhile
         )
     else:
         reducer = Reducer(rules, request, day)
@@ -467,9 +439,9 @@ def _read_split(
     meanwhile: Callable[[], object] | None = None,
 ) -> tuple[Catalog, list[Problem], Reducer]:
     """``files`` read by ``count`` processes (:mod:`partpicker.suggest.split`), each a share
-    of their spans with a reducer of its own (``reducer(lines)``: a forked one keeps where its
-    kept parts' lines are, :attr:`Reducer.lines`); the first reducer then takes the others' (in
-    the order of the lines), so it holds what one reading everything would."""
+    of their spans with a reducer of its own (``reducer(wire)``: a forked one hands its kept
+    classes over as MessagePack, :attr:`Reducer.wire`); the first reducer then takes the
+    others' (in the order of the lines), so it holds what one reading everything would."""
     catalog = Catalog()
     numbered = [(catalog.add_file(path), path) for path in files]
     spans = [(file_no, path, span) for file_no, path in numbered for span in spans_of(path, count)]
@@ -480,20 +452,19 @@ def _read_split(
         shares[min(count - 1, done * count // total)].append(item)
         done += item[2].stop - item[2].start
 
-    def read(share: list[tuple[int, Path, Span]], lines: bool) -> tuple[list[Problem], dict[str, Any]]:
-        taker = reducer(lines)
+    def read(share: list[tuple[int, Path, Span]], wire: bool) -> tuple[list[Problem], dict[str, Any]]:
+        taker = reducer(wire)
         problems = []
         for file_no, path, span in share:
             problems += read_jsonl_span(path, file_no, span, checks, taker.take)
         return problems, taker.state()
 
-    # The forked processes hand over where their kept parts' lines are, not their records.
+    # The forked processes hand over their kept slim records as MessagePack.
     tasks = [functools.partial(read, share, i > 0) for i, share in enumerate(s for s in shares if s)]
     first = reducer(False)
     problems: list[Problem] = []
-    # (what the others hand over is many small objects, and no cycles)
-    with _Remaker(dict(numbered)) as remake, gc_paused():
+    with gc_paused():  # (what the others hand over is many small objects, and no cycles)
         for found, state in split.run(tasks, meanwhile):
             problems.extend(found)
-            first.merge(state, remake)
+            first.merge(state)
     return catalog, problems, first
