@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from partpicker.catalog import Catalog, load_catalog
@@ -95,6 +96,93 @@ def test_streamed_answers_equal_whole_catalog_answers(seed: int, tmp_path: Path)
         assert streamed is not None
         assert len(streamed) < len(whole)  # it left something out
         assert _everything(solve(streamed, RULES, request)) == _everything(solve(whole, RULES, request))
+
+
+@pytest.mark.parametrize("seed", fast_first(range(12), 2))
+def test_a_reduction_knows_the_classes_a_search_would_cut(seed: int, tmp_path: Path) -> None:
+    """Where a search reads the fields the reduction read of a role and keeps as many parts
+    of each class, the reduced parts are already its cut (:meth:`Reduction.classes`): the
+    cut of them gives them all back in their order, in as many classes; elsewhere it is not
+    claimed."""
+    from partpicker.suggest.offer import VARIETY_ROLES
+    from partpicker.suggest.search import Search, _cost_then_id
+
+    rng = random.Random(71_000 + seed)
+    path = as_jsonl(make(rng, SIZES), tmp_path / "random.jsonl", copies=3)
+    known = 0
+    for _ in range(4):
+        request = _request(rng)
+        streamed = streamed_catalog([path], RULES, request)
+        assert streamed is not None and streamed.reduction is not None
+        for strict in (request.strict, True):
+            search = Search(streamed, RULES, dataclasses.replace(request, strict=strict), count_failures=False)
+            for role in request.roles:
+                keep = search.request.top if role in VARIETY_ROLES else 1
+                items = sorted(
+                    ((p.part, p.usd * request.weight(role)) for p in search.offered[role]), key=_cost_then_id
+                )
+                fields = search._fields(role)
+                classes = streamed.reduction.classes(role, fields, keep)
+                cut = search._alike_cheapest(role, items)
+                if classes is not None:
+                    known += 1
+                    assert cut == items and search.alike_classes[role] == classes
+                # (fewer fields, or more of each class kept: cut again)
+                assert streamed.reduction.classes(role, fields[1:], keep) is None
+                assert streamed.reduction.classes(role, fields, keep + 1) is None
+    assert known
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_stand_ins_a_reduction_remembers_are_the_searchs(jobs: int, tmp_path: Path) -> None:
+    """The stand-ins of the kept parts' nested values (slot maps, power sockets) that the
+    reduction leaves with the catalog's freezer are the ones the search would make of them,
+    whichever process read the part."""
+    from partpicker.suggest.reduce import Freezer, frozen_value
+
+    rng = random.Random(72_000)
+    path = as_jsonl(make(rng, SIZES), tmp_path / "random.jsonl", copies=3)
+    request = dataclasses.replace(_request(rng), top=1)
+    streamed = streamed_catalog([path], RULES, request, jobs=jobs)
+    assert streamed is not None and streamed.reduction is not None
+    remembered = Freezer.of(streamed)
+    assert remembered.by_id  # (it remembers some)
+    asked = 0
+    for role, fields in streamed.reduction.fields.items():
+        for part in streamed.entries(role):
+            for name in fields:
+                value = getattr(part, name)
+                if type(frozen_value(value)) is bytes:
+                    asked += 1
+                    assert id(value) in remembered.by_id
+                    assert remembered(value) == frozen_value(value) == Freezer({}, {})(value)
+    assert asked
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_records_class_key_is_the_searchs(seed: int, tmp_path: Path) -> None:
+    """The reduction's class key of a record (:func:`record_key`, by the fields' declared
+    types) is :func:`class_key` with the search's stand-ins, on every spec field, for the
+    records of every category (empty, unknown and nested values included)."""
+    from partpicker.catalog import read_catalog
+    from partpicker.catalog.checks.interface import PART_CHECKS
+    from partpicker.models import CATEGORIES, spec_fields
+    from partpicker.suggest.reduce import class_key, frozen_value, record_key
+
+    rng = random.Random(73_000 + seed)
+    path = as_jsonl(make(rng, SIZES), tmp_path / "random.jsonl", copies=2)
+    seen: list[tuple[Any, str]] = []
+    checks = {cid: fn for cid, fn in PART_CHECKS.items() if cid not in CURATION_ONLY}
+    read_catalog([path], part_checks=checks, keep=lambda record, category, *_: seen.append((record, category)))
+    for record in [r for r, c in seen if c == "motherboard"][:3]:  # (and an empty slot map, an unknown one)
+        for value in ((), None):
+            seen.append((msgspec.structs.replace(record, pcie_slots=value, m2_slots=value), "motherboard"))
+    assert {category for _, category in seen} == set(CATEGORIES)
+    for record, category in seen:
+        fields = tuple(sorted(spec_fields(CATEGORIES[category])))
+        assert record_key(category, fields)(record) == class_key(fields, frozen_value)(record)
+        for name in fields:  # (one field at a time: the single-field path)
+            assert record_key(category, (name,))(record) == class_key((name,), frozen_value)(record)
 
 
 def test_memory_follows_the_classes(tmp_path: Path) -> None:

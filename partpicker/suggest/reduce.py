@@ -36,10 +36,12 @@ import bisect
 import datetime as dt
 import functools
 import operator
+import types
+import typing
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
 import msgspec
 from pydantic import BaseModel
@@ -48,6 +50,7 @@ from partpicker import yamlio
 from partpicker.catalog import Catalog, catalog_files, read_catalog, records
 from partpicker.catalog.load import PartChecks, Problem, Span, gc_paused, read_jsonl_span, spans_of
 from partpicker.errors import InputError
+from partpicker.models import CATEGORIES
 from partpicker.paths import user_parts_file, user_prices_file
 from partpicker.pricing import fresh_price, kind_of
 from partpicker.rules.rulebook import RuleSpec, rules_for
@@ -94,23 +97,49 @@ class Freezer:
         """(``by_id`` None: not on the value, which it would keep alive: the records of a
         catalog being streamed are dropped as they go.)"""
 
+    @classmethod
+    def of(cls, catalog: Catalog) -> Freezer:
+        """The freezer of the searches of ``catalog`` (its memo kept with the catalog's)."""
+        return cls(catalog.memo.setdefault("frozen", {}), catalog.memo.setdefault("frozen-ids", {}))
+
+    def remember(self, value: Any, frozen: bytes) -> None:
+        """Take ``frozen`` as the stand-in of ``value`` (a nested value: :func:`frozen_value` of
+        it, found as the reduction read it) without encoding it again."""
+        assert self.by_id is not None
+        self.by_id[id(value)] = (value, self.by_json.setdefault(frozen, frozen))
+
     def __call__(self, value: Any) -> Hashable:
-        if value is None or isinstance(value, int | float | str):
-            return value
-        if type(value) in (tuple, list) and all(type(v) in _SCALARS for v in value):
-            return tuple(value)  # (a list of sockets or form factors: a record's is a tuple already)
+        if value is None or isinstance(value, int | float | str) or _scalars(value):
+            return frozen_value(value)
         if self.by_id is not None:
             same = self.by_id.get(id(value))
             if same is not None and same[0] is value:
                 return same[1]
-        try:
-            key = msgspec.json.encode(value, enc_hook=_dumped)
-        except (TypeError, NotImplementedError):
-            return dominance.freeze(value)
-        found = self.by_json.setdefault(key, key)
-        if self.by_id is not None:
-            self.by_id[id(value)] = (value, found)  # the value is kept: its id names it
+        found = frozen_value(value)
+        if type(found) is bytes:
+            found = self.by_json.setdefault(found, found)
+            if self.by_id is not None:
+                self.by_id[id(value)] = (value, found)  # the value is kept: its id names it
         return found
+
+
+def _scalars(value: Any) -> bool:
+    """Whether ``value`` is a tuple or list of scalars (a list of sockets or form factors)."""
+    return type(value) in (tuple, list) and all(type(v) in _SCALARS for v in value)
+
+
+def frozen_value(value: Any) -> Hashable:
+    """The hashable stand-in of a spec value that :class:`Freezer` finds (without its memo): a
+    scalar itself, a tuple or list of scalars as a tuple (a record's is one already), any other
+    value its JSON encoding, or :func:`dominance.freeze` of it if JSON cannot hold it."""
+    if value is None or isinstance(value, int | float | str):
+        return value
+    if _scalars(value):
+        return tuple(value)
+    try:
+        return msgspec.json.encode(value, enc_hook=_dumped)
+    except (TypeError, NotImplementedError):
+        return dominance.freeze(value)
 
 
 def _dumped(value: Any) -> Any:
@@ -127,12 +156,86 @@ def shape(request: Request, day: dt.date) -> tuple[Any, ...]:
     return (*offered, request.profile, request.roles, weights)
 
 
+def record_key(category: str, fields: tuple[str, ...]) -> Callable[[Any], tuple[Hashable, ...]]:
+    """:func:`class_key` on ``fields`` with :func:`frozen_value`, of the records of a
+    category, in fewer calls (it runs once a line): each field by its declared type (a
+    record's values are of it), a scalar or a tuple of scalars as it is, another value but
+    None (and an empty tuple) by its JSON encoding, a field of a type of several kinds by
+    :func:`frozen_value`."""
+    kinds = {f.name: f.type for f in msgspec.structs.fields(records.struct_of(CATEGORIES[category]))}
+    plans = [_plan(kinds[name]) for name in fields]
+    values: Callable[[Any], tuple[Any, ...]] = (
+        operator.attrgetter(*fields) if len(fields) > 1 else lambda r: tuple(getattr(r, f) for f in fields)
+    )
+    encoded = [i for i, plan in enumerate(plans) if plan == "encoded"]
+    other = [i for i, plan in enumerate(plans) if plan == "other"]
+    if not encoded and not other:
+        return values
+    encode = msgspec.json.encode
+
+    def key(record: Any) -> tuple[Hashable, ...]:
+        found = list(values(record))
+        for i in encoded:
+            value = found[i]
+            if value is not None and value != ():
+                found[i] = encode(value)
+        for i in other:
+            found[i] = frozen_value(found[i])
+        return tuple(found)
+
+    return key
+
+
+def _plan(kind: Any) -> str:
+    """How :func:`record_key` takes a field of msgspec type ``kind``: ``as-is`` (scalars, tuples
+    of scalars), ``encoded`` (structs, dicts, tuples of them) or ``other``."""
+    arms = [a for a in _arms(kind) if a is not type(None)]
+    if all(_scalar_type(a) for a in arms):
+        return "as-is"
+    if len(arms) != 1:
+        return "other"
+    (arm,) = arms
+    origin = typing.get_origin(arm)
+    if origin is tuple:
+        items = typing.get_args(arm)
+        if len(items) == 2 and items[1] is Ellipsis:
+            item = [a for a in _arms(items[0]) if a is not type(None)]
+            if all(_scalar_type(a) for a in item):
+                return "as-is"
+            if all(_nested_type(a) for a in item):
+                return "encoded"
+        return "other"
+    return "encoded" if _nested_type(arm) else "other"
+
+
+def _arms(kind: Any) -> list[Any]:
+    """The types a value of ``kind`` may be of (its union's arms, without constraints)."""
+    if typing.get_origin(kind) is typing.Annotated:
+        kind = typing.get_args(kind)[0]
+    if typing.get_origin(kind) in (Union, types.UnionType):
+        return [a for arm in typing.get_args(kind) for a in _arms(arm)]
+    return [kind]
+
+
+def _scalar_type(kind: Any) -> bool:
+    if typing.get_origin(kind) is typing.Literal:
+        return all(type(v) in _SCALARS for v in typing.get_args(kind))
+    return kind in _SCALARS
+
+
+def _nested_type(kind: Any) -> bool:
+    """Whether values of ``kind`` are structs or dicts (never scalars, tuples or None)."""
+    return typing.get_origin(kind) is dict or (isinstance(kind, type) and issubclass(kind, msgspec.Struct))
+
+
 class _Role:
     """The classes of one role being reduced, and the index of its offered parts."""
 
-    def __init__(self, fields: tuple[str, ...], frozen: Callable[[Any], Hashable], keep: int, weight: int) -> None:
-        self.fields, self.key, self.keep, self.weight = fields, class_key(fields, frozen), keep, weight
-        self.best: dict[Hashable, list[tuple[float, str, int, Any, tuple[float, dt.date, str]]]] = {}
+    def __init__(
+        self, fields: tuple[str, ...], key: Callable[[Any], tuple[Hashable, ...]], keep: int, weight: int
+    ) -> None:
+        self.fields, self.key, self.keep, self.weight = fields, key, keep, weight
+        self.best: dict[tuple[Hashable, ...], list[tuple[float, str, int, Any, tuple[float, dt.date, str]]]] = {}
         """Per class, the kept entries: (cost, id, seq, slim record, the price point it is
         offered at: usd, date, kind)."""
         self.usd = array("d")
@@ -169,14 +272,13 @@ class Reducer:
         fifth of the time pickle takes, and in a third of the time making it again from its
         line took)."""
         profile = [r for r in rules_for(request.profile, rules) if all(role in request.roles for role in r.roles)]
-        # Nested values by their JSON encoding: equal encodings are equal values, so the classes
-        # are as fine as the search's or finer (a dict in another key order), and each keeps at
-        # least what the search keeps; smaller and quicker than their frozen form.
-        frozen = msgspec.json.encode
+        # Values by the search's own stand-ins (a nested one by its JSON encoding): the classes
+        # on a field set are the ones the search finds on it (:meth:`Reduction.classes`).
+        fields = {role: fields_read(profile, role) for role in request.roles}
         self.roles = {
             role: _Role(
-                fields_read(profile, role),
-                frozen,
+                fields[role],
+                record_key(role, fields[role]),
                 request.top if role in VARIETY_ROLES else 1,
                 request.weight(role),
             )
@@ -287,25 +389,37 @@ class Reducer:
             priced[role].append(Priced(slim, usd, date, kind))
         for role, items in priced.items():
             catalog.memo[priced_key(role, self.day, self.request.stale_days)] = items
+        # The searches' stand-ins of the kept parts' nested values: their classes' keys hold them.
+        freezer = Freezer.of(catalog)
+        for state in self.roles.values():
+            for key, group in state.best.items():
+                for field, frozen in zip(state.fields, key, strict=True):
+                    if type(frozen) is bytes:
+                        for entry in group:
+                            freezer.remember(getattr(entry[3], field), frozen)
 
 
 _ORDER = operator.itemgetter(0, 1)
 """The order of a class's kept entries: cost, then id (the search's)."""
 
 
-def _groups(role: str, best: Any) -> Iterable[tuple[Hashable, list[tuple[Any, ...]]]]:
+def _groups(role: str, best: Any) -> Iterable[tuple[tuple[Hashable, ...], list[tuple[Any, ...]]]]:
     """The (key, entries) of a role's kept classes, as :meth:`Reducer.state` gave them."""
     if type(best) is not bytes:
         return best.items()  # type: ignore[no-any-return]
-    groups: list[tuple[Hashable, list[tuple[Any, ...]]]] = _wire_decoder(role).decode(best)
-    return groups
+    return [(_key(key), group) for key, group in _wire_decoder(role).decode(best)]
+
+
+def _key(sent: tuple[Any, ...]) -> tuple[Hashable, ...]:
+    """A class key as it was before MessagePack (which gives a tuple of scalars back as a list)."""
+    return tuple([tuple(v) if type(v) is list else v for v in sent])
 
 
 @functools.cache
 def _wire_decoder(role: str) -> msgspec.msgpack.Decoder[Any]:
     """The decoder of a role's kept classes as :meth:`Reducer._best_of` sends them. A key is
-    a tuple of scalars and bytes (nested values as their JSON: :class:`_Role`), which
-    MessagePack gives back as they were."""
+    a tuple of scalars, tuples of scalars and bytes (:func:`frozen_value`), which
+    MessagePack gives back as they were but the tuples, as lists (:func:`_key`)."""
     slim: Any = records.slim_type(role)
     entry: Any = tuple[float, str, int, slim, tuple[float, dt.date, str]]
     return records.wire_decoder(list[tuple[tuple[Any, ...], list[entry]]])
@@ -329,6 +443,8 @@ class Reduction:
         self.shape = shape(reducer.request, reducer.day)
         self.top = reducer.request.top
         self.fields = {role: state.fields for role, state in reducer.roles.items()}
+        self.keep = {role: state.keep for role, state in reducer.roles.items()}
+        self.class_count = {role: len(state.best) for role, state in reducer.roles.items()}
         self.index = {role: (state.usd, state.file_no, state.offset) for role, state in reducer.roles.items()}
         self.newest = {c: day for c, day in reducer.newest.items() if c not in self.index or not self.offered(c)}
         """The newest price of each category that offers nothing (what the answer says then)."""
@@ -343,6 +459,15 @@ class Reduction:
             and (request.top <= self.top)
             and all(set(names) <= set(self.fields.get(role, ())) for role, names in fields.items())
         )
+
+    def classes(self, role: str, fields: tuple[str, ...], keep: int) -> int | None:
+        """How many classes of alike parts on ``fields`` the kept parts of ``role`` form, when
+        they are already what a search keeps of them (the ``keep`` cheapest of each: it reads
+        the fields this reduction read of the role, and keeps as many of each class); else
+        None. (The classes are the search's: :func:`frozen_value`.)"""
+        if self.fields.get(role) != fields or self.keep.get(role) != keep:
+            return None
+        return self.class_count[role]
 
     def offered(self, role: str) -> int:
         """How many parts the whole catalog offers for ``role``."""

@@ -70,6 +70,11 @@ class Classes(NamedTuple):
     """The parts of each class, as a bit mask (bit i: the domain's part i)."""
 
 
+def _cost_then_id(item: tuple[Part, float]) -> tuple[float, str]:
+    """The order of a role's parts at their costs: cost, then id."""
+    return item[1], item[0].id
+
+
 def variety_key(assigned: dict[str, Part]) -> tuple[str, ...]:
     """The parts two builds of ``--top K`` must not all share."""
     return tuple(assigned[r].id for r in VARIETY_ROLES if r in assigned)
@@ -137,7 +142,7 @@ class Search:
             raise ValueError("this catalog was reduced for another request (partpicker.suggest.reduce)")
         self.offered = offer(catalog, request, self.day)
         self.offers: dict[str, dict[str, Priced]] | None = None
-        self._frozen = Freezer(catalog.memo.setdefault("frozen", {}), catalog.memo.setdefault("frozen-ids", {}))
+        self._frozen = Freezer.of(catalog)
         shared = _shared(catalog, self.rules, request, self.day)
         self.cache: dict[tuple[Any, ...], str] = shared.cache
         """Rule statuses by the classes of the parts they read (shared by the searches of one
@@ -348,7 +353,14 @@ class Search:
         key = ("alike-kept", role, self._fields(role), keep, weight, id(offered))
         found = self.catalog.memo.get(key)
         if found is None or found[0] is not offered:  # (the offer is kept with it: ids stay unique)
-            items = self._alike_cheapest(role, [(priced.part, priced.usd * weight) for priced in offered])
+            items = [(priced.part, priced.usd * weight) for priced in offered]
+            reduced = self.catalog.reduction
+            known = None if reduced is None else reduced.classes(role, self._fields(role), keep)
+            if known is None:
+                items = self._alike_cheapest(role, items)
+            else:  # (the reduction kept only these of each class: sorted, they are what it keeps)
+                items.sort(key=_cost_then_id)
+                self.alike_classes[role] = known
             found = self.catalog.memo[key] = (offered, items, self.alike_classes[role])
         self.alike_classes[role] = found[2]
         return list(found[1])
@@ -387,7 +399,7 @@ class Search:
         kept: dict[Hashable, list[float]] = {}
         out: list[tuple[Part, float]] = []
         key_of = class_key(fields, self._frozen)
-        for part, cost in sorted(items, key=lambda pc: (pc[1], pc[0].id)):
+        for part, cost in sorted(items, key=_cost_then_id):
             prices = kept.setdefault(key_of(part), [])
             if len(prices) < keep:
                 prices.append(cost)
