@@ -16,8 +16,6 @@ import msgspec
 
 from partpicker import yamlio
 from partpicker.build import Provenance
-from partpicker.catalog import resolve
-from partpicker.catalog.generic import GENERIC_BRAND, GENERIC_ORIGIN
 from partpicker.errors import InputError, excerpt, printable
 from partpicker.parts import KINDS, Part
 from partpicker.paths import catalog_dir
@@ -169,6 +167,8 @@ class Catalog:
     def resolve(self, name: str, category: str) -> Part:
         """Find a part of ``category`` by id, exact name, alias, or a clear fuzzy match
         (:func:`partpicker.catalog.resolve.resolve`); ``LookupError`` lists the candidates."""
+        from partpicker.catalog import resolve  # (names and their patterns: only where a name is looked up)
+
         return resolve.resolve(self, name, category)
 
     def provenance(self, part: Part) -> Provenance:
@@ -176,6 +176,8 @@ class Catalog:
         found = self.overlay.get(part.id)
         if found is not None:
             return found
+        from partpicker.catalog.generic import GENERIC_BRAND, GENERIC_ORIGIN
+
         if part.brand == GENERIC_BRAND and part.id.startswith("generic-") and not self.has(part.id):
             return Provenance(GENERIC_ORIGIN)
         return Provenance()
@@ -201,6 +203,8 @@ class Catalog:
 
     def closest(self, name: str, category: str, limit: int = 5) -> list[Part]:
         """The parts nearest to a name, ignoring model codes (for 'did you mean')."""
+        from partpicker.catalog import resolve
+
         return resolve.closest(self, name, category, limit)
 
 

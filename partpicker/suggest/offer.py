@@ -11,7 +11,6 @@ from typing import Any, Literal
 
 from partpicker.build import ROLES
 from partpicker.catalog import Catalog
-from partpicker.catalog.resolve import norm
 from partpicker.errors import SettingError
 from partpicker.models import Part
 from partpicker.pricing import fresh_price, kind_of
@@ -185,6 +184,8 @@ def gpu_model(catalog: Catalog, name: str) -> list[Part]:
 
 def gpu_model_test(name: str) -> Callable[[str], bool]:
     """Whether a card's chip is of the GPU model ``name`` (:func:`gpu_model`)."""
+    from partpicker.catalog.resolve import norm  # (the name patterns: only for `--gpu`)
+
     model = re.compile(rf"(^| ){re.escape(norm(name))}( \d+gb)?$")
 
     @functools.cache

@@ -109,23 +109,21 @@ class Freezer:
         self.by_id[id(value)] = (value, self.by_json.setdefault(frozen, frozen))
 
     def __call__(self, value: Any) -> Hashable:
-        if value is None or isinstance(value, int | float | str) or _scalars(value):
-            return frozen_value(value)
+        # (frozen_value, inline: this runs for every nested spec of every class key a search makes)
+        if value is None or isinstance(value, int | float | str):
+            return value
+        if type(value) in (tuple, list) and all(type(v) in _SCALARS for v in value):
+            return tuple(value)
         if self.by_id is not None:
             same = self.by_id.get(id(value))
             if same is not None and same[0] is value:
                 return same[1]
-        found = frozen_value(value)
+        found = _encoded(value)
         if type(found) is bytes:
             found = self.by_json.setdefault(found, found)
             if self.by_id is not None:
                 self.by_id[id(value)] = (value, found)  # the value is kept: its id names it
         return found
-
-
-def _scalars(value: Any) -> bool:
-    """Whether ``value`` is a tuple or list of scalars (a list of sockets or form factors)."""
-    return type(value) in (tuple, list) and all(type(v) in _SCALARS for v in value)
 
 
 def frozen_value(value: Any) -> Hashable:
@@ -134,8 +132,12 @@ def frozen_value(value: Any) -> Hashable:
     value its JSON encoding, or :func:`dominance.freeze` of it if JSON cannot hold it."""
     if value is None or isinstance(value, int | float | str):
         return value
-    if _scalars(value):
+    if type(value) in (tuple, list) and all(type(v) in _SCALARS for v in value):
         return tuple(value)
+    return _encoded(value)
+
+
+def _encoded(value: Any) -> Hashable:
     try:
         return msgspec.json.encode(value, enc_hook=_dumped)
     except (TypeError, NotImplementedError):

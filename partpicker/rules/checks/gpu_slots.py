@@ -231,5 +231,8 @@ def _places(board: Part, min_lanes: int) -> tuple[int, ...] | None:
 
 def _most_lanes(slot: PcieSlot) -> int:
     """The most electrical lanes :func:`layout.lanes_of` can give ``slot`` (any CPU, any sharing)."""
-    values = [slot.lanes, *slot.lanes_by_cpu.values(), *(share.lanes for share in slot.shares or [])]
-    return max(int(v or 0) for v in values)
+    most = max(slot.lanes, *slot.lanes_by_cpu.values()) if slot.lanes_by_cpu else slot.lanes
+    for share in slot.shares or ():  # (a loop: this runs for every x16 slot of every board)
+        if share.lanes > most:
+            most = share.lanes
+    return int(most)
