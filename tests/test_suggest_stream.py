@@ -105,6 +105,7 @@ def test_a_reduction_knows_the_classes_a_search_would_cut(seed: int, tmp_path: P
     cut of them gives them all back in their order, in as many classes; elsewhere it is not
     claimed."""
     from partpicker.suggest.offer import VARIETY_ROLES
+    from partpicker.suggest.reduce import class_key, frozen_value
     from partpicker.suggest.search import Search, _cost_then_id
 
     rng = random.Random(71_000 + seed)
@@ -130,6 +131,12 @@ def test_a_reduction_knows_the_classes_a_search_would_cut(seed: int, tmp_path: P
                 # (fewer fields, or more of each class kept: cut again)
                 assert streamed.reduction.classes(role, fields[1:], keep) is None
                 assert streamed.reduction.classes(role, fields, keep + 1) is None
+                # and by the keys it kept the parts by, on these or fewer fields: the search's keys
+                for some in (fields, fields[1:], fields[:1], fields[::2], ()):
+                    key_of = streamed.reduction.key_of(role, some)
+                    assert key_of is not None
+                    assert [key_of(p) for p, _ in items] == [class_key(some, frozen_value)(p) for p, _ in items]
+                assert streamed.reduction.key_of(role, (*fields, "name")) is None
     assert known
 
 

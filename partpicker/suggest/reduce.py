@@ -164,8 +164,7 @@ def record_key(category: str, fields: tuple[str, ...]) -> Callable[[Any], tuple[
     record's values are of it), a scalar or a tuple of scalars as it is, another value but
     None (and an empty tuple) by its JSON encoding, a field of a type of several kinds by
     :func:`frozen_value`."""
-    kinds = {f.name: f.type for f in msgspec.structs.fields(records.struct_of(CATEGORIES[category]))}
-    plans = [_plan(kinds[name]) for name in fields]
+    plans = _plans(category, fields)
     values: Callable[[Any], tuple[Any, ...]] = (
         operator.attrgetter(*fields) if len(fields) > 1 else lambda r: tuple(getattr(r, f) for f in fields)
     )
@@ -186,6 +185,12 @@ def record_key(category: str, fields: tuple[str, ...]) -> Callable[[Any], tuple[
         return tuple(found)
 
     return key
+
+
+def _plans(category: str, fields: tuple[str, ...]) -> list[str]:
+    """How :func:`record_key` takes each of ``fields`` of the records of a category (:func:`_plan`)."""
+    kinds = {f.name: f.type for f in msgspec.structs.fields(records.struct_of(CATEGORIES[category]))}
+    return [_plan(kinds[name]) for name in fields]
 
 
 def _plan(kind: Any) -> str:
@@ -233,10 +238,15 @@ def _nested_type(kind: Any) -> bool:
 class _Role:
     """The classes of one role being reduced, and the index of its offered parts."""
 
-    def __init__(
-        self, fields: tuple[str, ...], key: Callable[[Any], tuple[Hashable, ...]], keep: int, weight: int
-    ) -> None:
+    def __init__(self, category: str, fields: tuple[str, ...], keep: int, weight: int) -> None:
+        plans = _plans(category, fields)
+        key = record_key(category, fields)
         self.fields, self.key, self.keep, self.weight = fields, key, keep, weight
+        self.encodable = tuple(
+            (i, name) for i, (name, plan) in enumerate(zip(fields, plans, strict=True)) if plan != "as-is"
+        )
+        """The fields (place in the key, name) whose values may stand in the key as their JSON
+        encoding."""
         self.best: dict[tuple[Hashable, ...], list[tuple[float, str, int, Any, tuple[float, dt.date, str]]]] = {}
         """Per class, the kept entries: (cost, id, seq, slim record, the price point it is
         offered at: usd, date, kind)."""
@@ -279,8 +289,8 @@ class Reducer:
         fields = {role: fields_read(profile, role) for role in request.roles}
         self.roles = {
             role: _Role(
+                role,
                 fields[role],
-                record_key(role, fields[role]),
                 request.top if role in VARIETY_ROLES else 1,
                 request.weight(role),
             )
@@ -384,6 +394,10 @@ class Reducer:
         for _, role, slim, _ in kept:
             catalog.add_record(slim, role)
         catalog.reduction = Reduction(self, catalog)
+        catalog.reduction.keys = {
+            role: {entry[1]: key for key, group in state.best.items() for entry in group}
+            for role, state in self.roles.items()
+        }
         # The searches' offer, as `offer.priced_parts` would make it of the kept parts (each is
         # offered, at the point it was kept at: the same one its slim record gives).
         priced: dict[str, list[Priced]] = {role: [] for role in self.roles}
@@ -392,13 +406,15 @@ class Reducer:
         for role, items in priced.items():
             catalog.memo[priced_key(role, self.day, self.request.stale_days)] = items
         # The searches' stand-ins of the kept parts' nested values: their classes' keys hold them.
-        freezer = Freezer.of(catalog)
+        remember = Freezer.of(catalog).remember
         for state in self.roles.values():
-            for key, group in state.best.items():
-                for field, frozen in zip(state.fields, key, strict=True):
-                    if type(frozen) is bytes:
-                        for entry in group:
-                            freezer.remember(getattr(entry[3], field), frozen)
+            if state.encodable:
+                for key, group in state.best.items():
+                    for at, field in state.encodable:
+                        frozen = key[at]
+                        if isinstance(frozen, bytes):
+                            for entry in group:
+                                remember(getattr(entry[3], field), frozen)
 
 
 _ORDER = operator.itemgetter(0, 1)
@@ -451,6 +467,8 @@ class Reduction:
         self.newest = {c: day for c, day in reducer.newest.items() if c not in self.index or not self.offered(c)}
         """The newest price of each category that offers nothing (what the answer says then)."""
         self.catalog = catalog
+        self.keys: dict[str, dict[str, tuple[Hashable, ...]]] = {}
+        """Each kept part's class key, by role and id (:meth:`key_of`)."""
 
     def admits(self, request: Request, day: dt.date, fields: dict[str, tuple[str, ...]]) -> bool:
         """Whether a search of ``request`` (reading ``fields`` of each role) finds in the reduced
@@ -470,6 +488,23 @@ class Reduction:
         if self.fields.get(role) != fields or self.keep.get(role) != keep:
             return None
         return self.class_count[role]
+
+    def key_of(self, role: str, fields: tuple[str, ...]) -> Callable[[Any], tuple[Hashable, ...]] | None:
+        """The class key on ``fields`` of a kept part of ``role``, as :func:`class_key` with the
+        search's stand-ins gives it (of the key it was kept by, the places of those fields),
+        where this reduction read every one of them; else None."""
+        mine = self.fields.get(role)
+        if mine is None or not set(fields) <= set(mine):
+            return None
+        keys = self.keys[role]
+        at = [mine.index(name) for name in fields]
+        if not at:
+            return lambda part: ()  # (no fields: every part is of one class)
+        if len(at) == 1:
+            (only,) = at
+            return lambda part: (keys[part.id][only],)
+        pick = operator.itemgetter(*at)
+        return lambda part: pick(keys[part.id])
 
     def offered(self, role: str) -> int:
         """How many parts the whole catalog offers for ``role``."""

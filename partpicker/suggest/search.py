@@ -398,7 +398,8 @@ class Search:
         keep = self.request.top if role in VARIETY_ROLES else 1
         kept: dict[Hashable, list[float]] = {}
         out: list[tuple[Part, float]] = []
-        key_of = class_key(fields, self._frozen)
+        reduced = self.catalog.reduction
+        key_of = (None if reduced is None else reduced.key_of(role, fields)) or class_key(fields, self._frozen)
         for part, cost in sorted(items, key=_cost_then_id):
             prices = kept.setdefault(key_of(part), [])
             if len(prices) < keep:
