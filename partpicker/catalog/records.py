@@ -287,6 +287,7 @@ class Point(msgspec.Struct, gc=False, frozen=True):
 KINDS = ("street", "msrp", "used")
 """The price kinds, by their number in :attr:`Slim.price_kinds`."""
 _MSRP = KINDS.index("msrp")
+_KIND_NUMBERS = {kind: number for number, kind in enumerate(KINDS)}
 
 
 if TYPE_CHECKING:
@@ -390,7 +391,7 @@ class Slimmer:
             record.aliases,
             array("i", [p.date.toordinal() for p in points]),
             array("d", [p.usd for p in points]),
-            bytes(KINDS.index(p.kind) for p in points),
+            bytes([_KIND_NUMBERS[p.kind] for p in points]),
             self.file_no,
             offset,
             line,

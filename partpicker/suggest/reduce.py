@@ -57,6 +57,9 @@ from partpicker.rules.rulebook import RuleSpec, rules_for
 from partpicker.suggest import dominance, split
 from partpicker.suggest.offer import VARIETY_ROLES, Priced, Request, big_enough, gpu_model_test, priced_key
 
+_SIZED = frozenset({"gpu", "ssd"})
+"""The categories whose parts :func:`big_enough` reads (any other part is big enough)."""
+
 _SCALARS = frozenset({int, float, str, bool, type(None)})
 """Types whose values are their own frozen form (:func:`dominance.freeze`)."""
 
@@ -254,13 +257,13 @@ class _Role:
         self.file_no = array("H")
         self.offset = array("q")
 
-    def take(self, record: Any, point: Any, seq: int, where: tuple[int, int], slim: Callable[[], Any]) -> None:
+    def take(self, record: Any, point: Any, seq: int, file_no: int, offset: int, slim: Callable[[], Any]) -> None:
         """An offered part (its record; the file number and offset of its line), at the price
         ``point``; ``slim`` makes its slim record."""
         usd = point.usd
         self.usd.append(usd)
-        self.file_no.append(where[0])
-        self.offset.append(where[1])
+        self.file_no.append(file_no)
+        self.offset.append(offset)
         cost = usd * self.weight
         key = self.key(record)
         kept = self.best.get(key)
@@ -319,8 +322,12 @@ class Reducer:
         point = None if role is None else fresh_price(record, self.day, self.request.stale_days)
         if category == "gpu" and self.of_model is not None and not self.of_model(record.chip):
             point = None
-        if role is not None and point is not None and big_enough(record, category, self.request):
-            role.take(record, point, self.seq, (file_no, offset), slim)
+        if (
+            role is not None
+            and point is not None
+            and (category not in _SIZED or big_enough(record, category, self.request))
+        ):
+            role.take(record, point, self.seq, file_no, offset, slim)
         elif record.prices:  # the newest price of a category is read only when it offers nothing
             self._newest(category, max(p.date for p in record.prices))
 
