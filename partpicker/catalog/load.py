@@ -442,25 +442,14 @@ def spans_of(path: Path, parts: int) -> list[Span]:
     return [Span(a, b) for a, b in zip(cuts, [*cuts[1:], size], strict=True)]
 
 
-def _newlines(handle: Any, stop: int) -> int:
-    """How many line ends the first ``stop`` bytes of ``handle`` (binary) hold."""
-    handle.seek(0)
-    count, left = 0, stop
-    while left > 0:
-        block = handle.read(min(left, 1 << 24))
-        if not block:
-            break
-        count += block.count(b"\n")
-        left -= len(block)
-    return count
-
-
 def read_jsonl_span(
     path: Path, file_no: int, span: Span, part_checks: PartChecks, keep: Keep, slimmer: Any | None = None
-) -> list[Problem]:
+) -> tuple[list[Problem], int]:
     """The problems of the lines of ``span`` of JSON Lines file ``path`` (number ``file_no`` of
-    its catalog), each valid part given to ``keep`` as :func:`read_catalog` gives it: the part
-    of a file one process reads while others read the rest (`suggest`, issue 14). ``slimmer``
+    its catalog), each valid part given to ``keep`` as :func:`read_catalog` gives it, and how
+    many lines the span holds: the part of a file one process reads while others read the rest
+    (`suggest`, issue 14). Its lines are numbered from the span's first, line 1 (the caller adds
+    the lines of the spans before it: counting them here would read them too). ``slimmer``
     makes a kept part's slim record (``slim(record, offset, line)``; by default
     :class:`records.Slimmer`)."""
     from partpicker.catalog import records
@@ -469,7 +458,7 @@ def read_jsonl_span(
     with path.open("rb") as handle, gc_paused():
         lines = _Lines(str(path), slimmer or records.Slimmer(file_no), part_checks, problems, keep)
         lines.read(handle, span)
-    return problems
+    return problems, lines.count
 
 
 class _Lines:
@@ -487,6 +476,8 @@ class _Lines:
         self.spath, self.slimmer, self.problems, self.keep = spath, slimmer, problems, keep
         self.checks = tuple(part_checks.items())
         self.rows: _Rows = {}
+        self.count = 0
+        """How many lines :meth:`read` read (numbered from 1)."""
 
     def add(self, cls: type[Part], number: int, record: Any, offset: int, found: list[Problem]) -> None:
         """A row of the file (``record`` None: an invalid line, ``found`` says why), kept
@@ -506,13 +497,13 @@ class _Lines:
 
         decode, fix = records.decoder().decode, records.Checker().fix
         check, add, model_of = self.check, self.add, records.model_of  # (this loop runs once a line)
-        offset, first, stop = 0, 1, None
+        offset, stop, number = 0, None, 0
         if span is not None:
-            first = 1 + _newlines(handle, span.start)
             offset, stop = span.start, span.stop
             handle.seek(offset)
-        for number, line in enumerate(handle, first):
+        for number, line in enumerate(handle, 1):
             if stop is not None and offset >= stop:
+                number -= 1
                 break
             start, offset = offset, offset + len(line)
             try:
@@ -523,6 +514,7 @@ class _Lines:
                 add(model_of(record), number, record, start, check(record, number) if self.checks else [])
             elif line.strip():
                 _plain_row(line, number, start, self)
+        self.count = number
         return self.rows
 
     def check(self, part: Any, number: int) -> list[Problem]:

@@ -33,6 +33,7 @@ back (the whole catalog says which card the name means, or that none is for sale
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import datetime as dt
 import functools
 import operator
@@ -360,10 +361,11 @@ class Reducer:
         best = self.roles[role].best
         return records.wire_encoder().encode(list(best.items())) if self.wire else best
 
-    def merge(self, state: dict[str, Any]) -> None:
+    def merge(self, state: dict[str, Any], renumber: Callable[[Any], None] | None = None) -> None:
         """Take what another reducer took (its :meth:`state`) of the parts read after this
         one's, as if this one had read them: per class the ``--top`` cheapest of both (a
-        total order, cost then id, so the same whichever read first), the rest in order."""
+        total order, cost then id, so the same whichever read first), the rest in order.
+        ``renumber`` corrects the line number of each of its slim records (in place)."""
         base = self.seq
         for role, (best, usd, file_no, offset) in state["roles"].items():
             mine = self.roles[role]
@@ -371,6 +373,9 @@ class Reducer:
             mine.file_no.extend(file_no)
             mine.offset.extend(offset)
             for key, group in _groups(role, best):
+                if renumber is not None:
+                    for entry in group:
+                        renumber(entry[3])
                 theirs = [(cost, pid, seq + base, slim, at) for cost, pid, seq, slim, at in group]
                 kept = mine.best.get(key)
                 mine.best[key] = theirs if kept is None else sorted(kept + theirs, key=_ORDER)[: mine.keep]
@@ -621,19 +626,47 @@ def _read_split(
         shares[min(count - 1, done * count // total)].append(item)
         done += item[2].stop - item[2].start
 
-    def read(share: list[tuple[int, Path, Span]], wire: bool) -> tuple[list[Problem], dict[str, Any]]:
+    def read(share: list[tuple[int, Path, Span]], wire: bool) -> tuple[list[tuple[list[Problem], int]], dict[str, Any]]:
         taker = reducer(wire)
-        problems = []
-        for file_no, path, span in share:
-            problems += read_jsonl_span(path, file_no, span, checks, taker.take)
-        return problems, taker.state()
+        found = [read_jsonl_span(path, file_no, span, checks, taker.take) for file_no, path, span in share]
+        return found, taker.state()
 
     # The forked processes hand over their kept slim records as MessagePack.
-    tasks = [functools.partial(read, share, i > 0) for i, share in enumerate(s for s in shares if s)]
+    shares = [share for share in shares if share]
+    tasks = [functools.partial(read, share, i > 0) for i, share in enumerate(shares)]
     first = reducer(False)
     problems: list[Problem] = []
+    lines_before: dict[int, int] = {}
     with gc_paused():  # (what the others hand over is many small objects, and no cycles)
-        for found, state in split.run(tasks, meanwhile):
-            problems.extend(found)
-            first.merge(state)
+        for share, (found, state) in zip(shares, split.run(tasks, meanwhile), strict=True):
+            # Each span's lines were numbered from its first: add the lines of the spans before it.
+            starts: dict[int, list[tuple[int, int]]] = {}
+            for (file_no, _, span), (span_problems, count) in zip(share, found, strict=True):
+                before = lines_before.get(file_no, 0)
+                lines_before[file_no] = before + count
+                starts.setdefault(file_no, []).append((span.start, before))
+                problems += [_renumbered(p, before) for p in span_problems]
+            first.merge(state, _Renumber(starts) if any(b for s in starts.values() for _, b in s) else None)
     return catalog, problems, first
+
+
+def _renumbered(problem: Problem, before: int) -> Problem:
+    """``problem`` of a span whose lines were numbered from its first, ``before`` lines after
+    its file's first."""
+    if not before or problem.line is None:
+        return problem
+    return dataclasses.replace(problem, line=problem.line + before)
+
+
+class _Renumber:
+    """How many lines of its file are before the span a slim record's line is in (the spans of
+    one process, by file: where each starts, and the lines before it)."""
+
+    def __init__(self, starts: dict[int, list[tuple[int, int]]]) -> None:
+        self.starts = {
+            file_no: ([start for start, _ in spans], [b for _, b in spans]) for file_no, spans in starts.items()
+        }
+
+    def __call__(self, slim: Any) -> None:
+        starts, before = self.starts[slim.file_no]
+        slim.line += before[bisect.bisect_right(starts, slim.offset) - 1]
