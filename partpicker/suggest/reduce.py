@@ -33,7 +33,6 @@ back (the whole catalog says which card the name means, or that none is for sale
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import datetime as dt
 import functools
 import operator
@@ -655,7 +654,8 @@ def _renumbered(problem: Problem, before: int) -> Problem:
     its file's first."""
     if not before or problem.line is None:
         return problem
-    return dataclasses.replace(problem, line=problem.line + before)
+    p = problem  # (not dataclasses.replace: a span may hold thousands of warnings)
+    return Problem(p.check, p.path, p.line + before, p.message, p.part_id, p.severity)  # type: ignore[operator]
 
 
 class _Renumber:
