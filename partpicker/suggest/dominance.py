@@ -158,6 +158,18 @@ def _dominates(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return True
 
 
+def _covered(frontier: list[tuple[tuple[float, ...], float]], score: tuple[float, ...]) -> bool:
+    """Whether a score of ``frontier`` is at least ``score`` on every coordinate (equal scores
+    included): :func:`_dominates` of each, inline (this runs for every part pruned)."""
+    for kept, _ in frontier:
+        for x, y in zip(kept, score, strict=True):
+            if x < y:
+                break
+        else:
+            return True
+    return False
+
+
 class _Pruned(NamedTuple):
     """What :func:`prune` kept of some parts, and what that outcome depended on."""
 
@@ -227,7 +239,7 @@ def _pruned(parts: Sequence[tuple[Part, float]], category: str, keep: int, score
         group, score = signature(part, scores)
         frontier = kept.setdefault(group, [])
         if keep == 1:
-            dominated = any(s == score or _dominates(s, score) for s, _ in frontier)
+            dominated = _covered(frontier, score)
         else:
             cheaper = {p for s, p in frontier if p < price and _dominates(s, score)}
             dominated = len(cheaper) >= keep

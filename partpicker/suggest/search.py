@@ -298,7 +298,7 @@ class Search:
 
     def _sieve(self, rule: RuleSpec, role: str, others: dict[str, list[Part]]) -> Sieve:
         """The test of a part of ``role`` that ``rule``'s relaxation makes of ``others``."""
-        memo = self.catalog.memo.setdefault(("relaxation", rule.id, role), {})
+        memo = self.catalog.memo.setdefault("relaxations", {})  # (one for all: a board's slot places serve three)
         return RELAXATIONS[rule.id][role].sieve_of(others, self.request.gpus, rule.defaults(), memo)
 
     def _forward_relaxations(self, role: str, other: str) -> list[RuleSpec]:

@@ -175,8 +175,9 @@ def check(rule_id: str) -> Callable[[Check], Check]:
 def can_pass(rule_id: str, role: str, reads: Sequence[str]) -> Callable[[SieveOf], SieveOf]:
     """Register a relaxation of a rule for one of its roles: given the parts that each other
     role of the rule it ``reads`` may take (``others``), the GPU count, the rule's parameters
-    and a memo (kept with the catalog, for what it finds of a part that holds for any others:
-    by part id), it returns a test of a part of ``role``. The test is a necessary condition:
+    and a memo (one per catalog, shared by the relaxations, for what one finds of a part that
+    holds for any others: under a key of its own, then by part id), it returns a test of a
+    part of ``role``. The test is a necessary condition:
     where it says False, the rule does not *pass* on any build of that part and of parts from
     ``others`` (it may fail or be unknown). `suggest` drops such parts in a search that
     accepts only a pass: before it, and each time a part of a role it reads is chosen (then
