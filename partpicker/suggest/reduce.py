@@ -205,17 +205,20 @@ def _plan(kind: Any) -> str:
     if len(arms) != 1:
         return "other"
     (arm,) = arms
-    origin = typing.get_origin(arm)
-    if origin is tuple:
-        items = typing.get_args(arm)
-        if len(items) == 2 and items[1] is Ellipsis:
-            item = [a for a in _arms(items[0]) if a is not type(None)]
-            if all(_scalar_type(a) for a in item):
-                return "as-is"
-            if all(_nested_type(a) for a in item):
-                return "encoded"
-        return "other"
+    if typing.get_origin(arm) is tuple:
+        return _tuple_plan(typing.get_args(arm))
     return "encoded" if _nested_type(arm) else "other"
+
+
+def _tuple_plan(items: tuple[Any, ...]) -> str:
+    """:func:`_plan` of a tuple type of these arguments (``X, ...``: of any length)."""
+    if len(items) == 2 and items[1] is Ellipsis:
+        item = [a for a in _arms(items[0]) if a is not type(None)]
+        if all(_scalar_type(a) for a in item):
+            return "as-is"
+        if all(_nested_type(a) for a in item):
+            return "encoded"
+    return "other"
 
 
 def _arms(kind: Any) -> list[Any]:
@@ -416,8 +419,11 @@ class Reducer:
             priced[role].append(Priced(slim, usd, date, kind))
         for role, items in priced.items():
             catalog.memo[priced_key(role, self.day, self.request.stale_days)] = items
-        # The searches' stand-ins of the kept parts' nested values: their classes' keys hold them.
-        remember = Freezer.of(catalog).remember
+        self._remember(Freezer.of(catalog))
+
+    def _remember(self, freezer: Freezer) -> None:
+        """Leave with ``freezer`` the searches' stand-ins of the kept parts' nested values
+        (their classes' keys hold them: the searches do not encode them again)."""
         for state in self.roles.values():
             if state.encodable:
                 for key, group in state.best.items():
@@ -425,7 +431,7 @@ class Reducer:
                         frozen = key[at]
                         if isinstance(frozen, bytes):
                             for entry in group:
-                                remember(getattr(entry[3], field), frozen)
+                                freezer.remember(getattr(entry[3], field), frozen)
 
 
 _ORDER = operator.itemgetter(0, 1)
@@ -618,12 +624,7 @@ def _read_split(
     catalog = Catalog()
     numbered = [(catalog.add_file(path), path) for path in files]
     spans = [(file_no, path, span) for file_no, path in numbered for span in spans_of(path, count)]
-    total = sum(span.stop - span.start for _, _, span in spans) or 1
-    shares: list[list[tuple[int, Path, Span]]] = [[] for _ in range(count)]
-    done = 0
-    for item in spans:
-        shares[min(count - 1, done * count // total)].append(item)
-        done += item[2].stop - item[2].start
+    shares = _shares(spans, count)
 
     def read(share: list[tuple[int, Path, Span]], wire: bool) -> tuple[list[tuple[list[Problem], int]], dict[str, Any]]:
         taker = reducer(wire)
@@ -631,22 +632,27 @@ def _read_split(
         return found, taker.state()
 
     # The forked processes hand over their kept slim records as MessagePack.
-    shares = [share for share in shares if share]
     tasks = [functools.partial(read, share, i > 0) for i, share in enumerate(shares)]
     first = reducer(False)
     problems: list[Problem] = []
     lines_before: dict[int, int] = {}
     with gc_paused():  # (what the others hand over is many small objects, and no cycles)
         for share, (found, state) in zip(shares, split.run(tasks, meanwhile), strict=True):
-            # Each span's lines were numbered from its first: add the lines of the spans before it.
-            starts: dict[int, list[tuple[int, int]]] = {}
-            for (file_no, _, span), (span_problems, count) in zip(share, found, strict=True):
-                before = lines_before.get(file_no, 0)
-                lines_before[file_no] = before + count
-                starts.setdefault(file_no, []).append((span.start, before))
-                problems += [_renumbered(p, before) for p in span_problems]
-            first.merge(state, _Renumber(starts) if any(b for s in starts.values() for _, b in s) else None)
+            renumber = _Renumber(share, found, lines_before)
+            problems += renumber.problems
+            first.merge(state, renumber if renumber.needed else None)
     return catalog, problems, first
+
+
+def _shares(spans: list[tuple[int, Path, Span]], count: int) -> list[list[tuple[int, Path, Span]]]:
+    """``spans`` dealt in order into at most ``count`` shares of about equal bytes."""
+    total = sum(span.stop - span.start for _, _, span in spans) or 1
+    shares: list[list[tuple[int, Path, Span]]] = [[] for _ in range(count)]
+    done = 0
+    for item in spans:
+        shares[min(count - 1, done * count // total)].append(item)
+        done += item[2].stop - item[2].start
+    return [share for share in shares if share]
 
 
 def _renumbered(problem: Problem, before: int) -> Problem:
@@ -659,10 +665,26 @@ def _renumbered(problem: Problem, before: int) -> Problem:
 
 
 class _Renumber:
-    """How many lines of its file are before the span a slim record's line is in (the spans of
-    one process, by file: where each starts, and the lines before it)."""
+    """The line numbers of one process's spans, each numbered from its first, made the lines
+    of their files: its problems renumbered, and (called on one) a slim record's line
+    renumbered in place. ``lines_before``: the lines of each file in the spans before (of the
+    processes before), which this one's spans are added to."""
 
-    def __init__(self, starts: dict[int, list[tuple[int, int]]]) -> None:
+    def __init__(
+        self,
+        share: list[tuple[int, Path, Span]],
+        found: list[tuple[list[Problem], int]],
+        lines_before: dict[int, int],
+    ) -> None:
+        starts: dict[int, list[tuple[int, int]]] = {}
+        self.problems: list[Problem] = []
+        for (file_no, _, span), (span_problems, count) in zip(share, found, strict=True):
+            before = lines_before.get(file_no, 0)
+            lines_before[file_no] = before + count
+            starts.setdefault(file_no, []).append((span.start, before))
+            self.problems += [_renumbered(p, before) for p in span_problems]
+        self.needed = any(before for spans in starts.values() for _, before in spans)
+        """Whether any of its spans starts after its file's first line."""
         self.starts = {
             file_no: ([start for start, _ in spans], [b for _, b in spans]) for file_no, spans in starts.items()
         }
