@@ -192,6 +192,27 @@ def test_a_records_class_key_is_the_searchs(seed: int, tmp_path: Path) -> None:
             assert record_key(category, (name,))(record) == class_key((name,), frozen_value)(record)
 
 
+def test_the_checks_a_streamed_read_skips_only_warn() -> None:
+    """`suggest` reads only the errors of its checks, so it does not run those that only warn
+    (:data:`WARNING_CHECKS`): each of them finds warnings, and nothing else, on every part of
+    the bundled catalog and on parts made to trip it."""
+    from partpicker.catalog.checks.interface import PART_CHECKS, WARNING_CHECKS
+    from partpicker.models import EVIDENCE_KINDS, spec_fields
+
+    assert {"evidence-default", "evidence-unknown"} <= WARNING_CHECKS <= set(PART_CHECKS)
+    parts = list(load_catalog())
+    gap = next((p, name) for p in parts for name in spec_fields(type(p)) if getattr(p, name) is None)
+    part, unknown = gap
+    evidence = {unknown: {"kind": EVIDENCE_KINDS[0], "source": "a test"}}
+    tripped = [
+        part.model_copy(update={"evidence": None}),
+        type(part).model_validate({**part.model_dump(), "field_evidence": evidence}),
+    ]
+    for check_id in WARNING_CHECKS:
+        found = [f for p in [*parts, *tripped] for f in PART_CHECKS[check_id](p)]
+        assert found and {f.severity for f in found} == {"warning"}, check_id
+
+
 def test_memory_follows_the_classes(tmp_path: Path) -> None:
     """Ten copies of a catalog keep no more parts than one copy has classes (times --top)."""
     rng = random.Random(5)

@@ -16,7 +16,7 @@ from partpicker.catalog.coverage import known
 from partpicker.models import EVIDENCE_KINDS
 
 
-@lint_part("evidence-default", "warning: a part without an `evidence:` default kind")
+@lint_part("evidence-default", "warning: a part without an `evidence:` default kind", warns=True)
 def no_default(part: Any) -> Iterator[Finding]:
     if part.evidence is None:
         yield Finding(
@@ -26,7 +26,7 @@ def no_default(part: Any) -> Iterator[Finding]:
         )
 
 
-@lint_part("evidence-unknown", "warning: field_evidence naming a field the part leaves unknown")
+@lint_part("evidence-unknown", "warning: field_evidence naming a field the part leaves unknown", warns=True)
 def evidence_for_unknown(part: Any) -> Iterator[Finding]:
     for name in part.field_evidence:
         if not known(part, name):

@@ -32,6 +32,9 @@ class Finding:
 
 PartCheck = Callable[[Any], Iterable[Finding]]
 PART_CHECKS: dict[str, PartCheck] = {}
+WARNING_CHECKS: set[str] = set()
+"""The checks of one part that only warn (``lint_part(..., warns=True)``): what reads only a
+catalog's errors need not run them (`suggest` on a JSON Lines catalog, issue 14)."""
 
 
 def lint(check_id: str, summary: str) -> Callable[[LintCheck], LintCheck]:
@@ -44,8 +47,9 @@ def lint(check_id: str, summary: str) -> Callable[[LintCheck], LintCheck]:
     return register
 
 
-def lint_part(check_id: str, summary: str) -> Callable[[PartCheck], PartCheck]:
-    """Register a check of one part (a pydantic part, or the record of a JSON Lines line).
+def lint_part(check_id: str, summary: str, *, warns: bool = False) -> Callable[[PartCheck], PartCheck]:
+    """Register a check of one part (a pydantic part, or the record of a JSON Lines line);
+    ``warns``: every finding of it is a warning (:data:`WARNING_CHECKS`).
 
     As a catalog check it runs on the parts loaded as models; the JSON Lines loader runs it
     on every record it reads (:func:`partpicker.catalog.load.read_catalog`'s ``part_checks``)."""
@@ -58,6 +62,8 @@ def lint_part(check_id: str, summary: str) -> Callable[[PartCheck], PartCheck]:
 
         PART_CHECKS[check_id] = fn
         LINT_CHECKS[check_id] = (summary, whole)
+        if warns:
+            WARNING_CHECKS.add(check_id)
         return fn
 
     return register
