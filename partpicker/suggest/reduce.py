@@ -376,6 +376,13 @@ class Reducer:
             mine.usd.extend(usd)
             mine.file_no.extend(file_no)
             mine.offset.extend(offset)
+            if not base and not mine.best and type(best) is dict:  # (the first share, this process's own)
+                mine.best = dict(best)
+                if renumber is not None:
+                    for group in best.values():
+                        for entry in group:
+                            renumber(entry[3])
+                continue
             for key, group in _groups(role, best):
                 if renumber is not None:
                     for entry in group:
