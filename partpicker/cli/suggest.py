@@ -209,10 +209,14 @@ def suggest(
 
 def _solver() -> tuple[Callable[..., Solution], Callable[..., Report]]:
     """The search and the validator (imported when first needed: networkx and the rules'
-    checks are a fifth of a second of imports, which a large catalog's read hides)."""
+    checks are a fifth of a second of imports, which a large catalog's read hides), and the
+    part models' validators built."""
+    from partpicker.models import CATEGORIES
     from partpicker.suggest.answer import solve
     from partpicker.validate.engine import evaluate
 
+    for model in CATEGORIES.values():  # (pydantic builds a model's validator when first asked: the
+        model.model_rebuild()  # search makes its candidates' parts of their lines, then)
     return solve, evaluate
 
 
