@@ -16,7 +16,6 @@ that the decoder does not: none such is known since values are strict, issue 11)
 from __future__ import annotations
 
 import bisect
-import copyreg
 import datetime as dt
 import operator
 import types
@@ -99,46 +98,17 @@ def struct_of(model: type[BaseModel]) -> type[msgspec.Struct]:
             fields.append((name, kind, info.default))
     fields.sort(key=lambda f: len(f) > 2)  # msgspec wants the required fields first
     if issubclass(model, Part):
-        return _picklable(
-            msgspec.defstruct(
-                model.__name__,
-                fields,
-                bases=(Record,),
-                tag_field="category",
-                tag=model.category,
-                forbid_unknown_fields=True,
-                gc=False,
-                namespace={"category": model.category},  # reads like the part: record.category
-            )
+        return msgspec.defstruct(
+            model.__name__,
+            fields,
+            bases=(Record,),
+            tag_field="category",
+            tag=model.category,
+            forbid_unknown_fields=True,
+            gc=False,
+            namespace={"category": model.category},  # reads like the part: record.category
         )
-    return _picklable(msgspec.defstruct(model.__name__, fields, forbid_unknown_fields=True, gc=False))
-
-
-T = typing.TypeVar("T", bound=msgspec.Struct)
-_MADE: dict[str, type[msgspec.Struct]] = {}
-"""The generated structs (records, their nested values, slim records), by name."""
-
-
-def _picklable(cls: type[T]) -> type[T]:
-    """``cls``, pickled by its name and field values (a generated class is no attribute of its
-    module, which pickle would look it up by): the slim records a `suggest` process hands to
-    another (issue 14)."""
-    _MADE[cls.__name__] = cls
-    copyreg.pickle(cls, _reduce)
-    return cls
-
-
-def _reduce(value: msgspec.Struct) -> tuple[Callable[[str, tuple[Any, ...]], Any], tuple[str, tuple[Any, ...]]]:
-    return _remake, (type(value).__name__, msgspec.structs.astuple(value))
-
-
-def _remake(name: str, values: tuple[Any, ...]) -> Any:
-    """A generated struct from its name and field values (the structs are made on first use)."""
-    if name not in _MADE:
-        decoder()
-        for model in CATEGORIES.values():
-            slim_of(struct_of(model))
-    return _MADE[name](*values)
+    return msgspec.defstruct(model.__name__, fields, forbid_unknown_fields=True, gc=False)
 
 
 @cache
@@ -353,7 +323,7 @@ def slim_of(record_type: type[msgspec.Struct]) -> tuple[type[Slim], tuple[str, .
     specs = spec_fields(model)
     kinds = {f.name: f.type for f in msgspec.structs.fields(record_type)}
     made = msgspec.defstruct(f"Slim{model.__name__}", [(n, kinds[n]) for n in specs], bases=(Slim,), gc=False)
-    cls = _picklable(typing.cast("type[Slim]", made))
+    cls = typing.cast("type[Slim]", made)
     _SLIM_MODELS[cls] = model
     return cls, specs
 
@@ -471,15 +441,6 @@ def part_at(handle: Any, offset: int) -> Part:
     line = _line_at(handle, offset)
     record = _fast_record(line)
     return _lax_part(line) if record is None else to_part(record)
-
-
-def record_at(handle: Any, offset: int) -> Any:
-    """The checked record of the line at ``offset`` of a JSON Lines file (open, binary) that
-    loaded without a problem, as the loader made it (:func:`from_part` of a line only
-    pydantic's lax mode accepts)."""
-    line = _line_at(handle, offset)
-    record = _fast_record(line)
-    return from_part(_lax_part(line)) if record is None else record
 
 
 def _line_at(handle: Any, offset: int) -> bytes:
