@@ -35,6 +35,7 @@ back (the whole catalog says which card the name means, or that none is for sale
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import datetime as dt
 import functools
 import operator
@@ -58,9 +59,6 @@ from partpicker.pricing import fresh_price, kind_of
 from partpicker.rules.rulebook import RuleSpec, rules_for
 from partpicker.suggest import dominance, split
 from partpicker.suggest.offer import VARIETY_ROLES, Priced, Request, big_enough, gpu_model_test, priced_key
-
-_SIZED = frozenset({"gpu", "ssd"})
-"""The categories whose parts :func:`big_enough` reads (any other part is big enough)."""
 
 _SCALARS = frozenset({int, float, str, bool, type(None)})
 """Types whose values are their own frozen form (:func:`dominance.freeze`)."""
@@ -163,13 +161,15 @@ def shape(request: Request, day: dt.date) -> tuple[Any, ...]:
     return (*offered, request.profile, request.roles, weights)
 
 
-def record_key(category: str, fields: tuple[str, ...]) -> Callable[[Any], tuple[Hashable, ...]]:
+def record_key(
+    category: str, fields: tuple[str, ...], plans: Sequence[str] | None = None
+) -> Callable[[Any], tuple[Hashable, ...]]:
     """:func:`class_key` on ``fields`` with :func:`frozen_value`, of the records of a
     category, in fewer calls (it runs once a line): each field by its declared type (a
     record's values are of it), a scalar or a tuple of scalars as it is, another value but
     None (and an empty tuple) by its JSON encoding, a field of a type of several kinds by
-    :func:`frozen_value`."""
-    plans = _plans(category, fields)
+    :func:`frozen_value` (``plans``: :func:`_plans` of them, if made already)."""
+    plans = _plans(category, fields) if plans is None else plans
     values: Callable[[Any], tuple[Any, ...]] = (
         operator.attrgetter(*fields) if len(fields) > 1 else lambda r: tuple(getattr(r, f) for f in fields)
     )
@@ -248,8 +248,7 @@ class _Role:
 
     def __init__(self, category: str, fields: tuple[str, ...], keep: int, weight: int) -> None:
         plans = _plans(category, fields)
-        key = record_key(category, fields)
-        self.fields, self.key, self.keep, self.weight = fields, key, keep, weight
+        self.fields, self.key, self.keep, self.weight = fields, record_key(category, fields, plans), keep, weight
         self.encodable = tuple(
             (i, name) for i, (name, plan) in enumerate(zip(fields, plans, strict=True)) if plan != "as-is"
         )
@@ -327,11 +326,7 @@ class Reducer:
         point = None if role is None else fresh_price(record, self.day, self.request.stale_days)
         if category == "gpu" and self.of_model is not None and not self.of_model(record.chip):
             point = None
-        if (
-            role is not None
-            and point is not None
-            and (category not in _SIZED or big_enough(record, category, self.request))
-        ):
+        if role is not None and point is not None and big_enough(record, category, self.request):
             role.take(record, point, self.seq, file_no, offset, slim)
         elif record.prices:  # the newest price of a category is read only when it offers nothing
             self._newest(category, max(p.date for p in record.prices))
@@ -376,17 +371,15 @@ class Reducer:
             mine.usd.extend(usd)
             mine.file_no.extend(file_no)
             mine.offset.extend(offset)
-            if not base and not mine.best and type(best) is dict:  # (the first share, this process's own)
-                mine.best = dict(best)
-                if renumber is not None:
-                    for group in best.values():
-                        for entry in group:
-                            renumber(entry[3])
-                continue
-            for key, group in _groups(role, best):
-                if renumber is not None:
+            groups = _groups(role, best)
+            if renumber is not None:
+                for _, group in groups:
                     for entry in group:
                         renumber(entry[3])
+            if not base and not mine.best:  # (the first share: its classes as they are)
+                mine.best = dict(groups)
+                continue
+            for key, group in groups:
                 theirs = [(cost, pid, seq + base, slim, at) for cost, pid, seq, slim, at in group]
                 kept = mine.best.get(key)
                 mine.best[key] = theirs if kept is None else sorted(kept + theirs, key=_ORDER)[: mine.keep]
@@ -417,10 +410,6 @@ class Reducer:
         for _, role, slim, _ in kept:
             catalog.add_record(slim, role)
         catalog.reduction = Reduction(self, catalog)
-        catalog.reduction.keys = {
-            role: {entry[1]: key for key, group in state.best.items() for entry in group}
-            for role, state in self.roles.items()
-        }
         # The searches' offer, as `offer.priced_parts` would make it of the kept parts (each is
         # offered, at the point it was kept at: the same one its slim record gives).
         priced: dict[str, list[Priced]] = {role: [] for role in self.roles}
@@ -493,7 +482,10 @@ class Reduction:
         self.newest = {c: day for c, day in reducer.newest.items() if c not in self.index or not self.offered(c)}
         """The newest price of each category that offers nothing (what the answer says then)."""
         self.catalog = catalog
-        self.keys: dict[str, dict[str, tuple[Hashable, ...]]] = {}
+        self.keys = {
+            role: {entry[1]: key for key, group in state.best.items() for entry in group}
+            for role, state in reducer.roles.items()
+        }
         """Each kept part's class key, by role and id (:meth:`key_of`)."""
 
     def admits(self, request: Request, day: dt.date, fields: dict[str, tuple[str, ...]]) -> bool:
@@ -672,8 +664,7 @@ def _renumbered(problem: Problem, before: int) -> Problem:
     its file's first."""
     if not before or problem.line is None:
         return problem
-    p = problem  # (not dataclasses.replace: a span may hold thousands of warnings)
-    return Problem(p.check, p.path, p.line + before, p.message, p.part_id, p.severity)  # type: ignore[operator]
+    return dataclasses.replace(problem, line=problem.line + before)
 
 
 class _Renumber:
