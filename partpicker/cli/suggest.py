@@ -171,7 +171,7 @@ def suggest(
         # A JSON Lines catalog is read streaming, keeping only what this request can choose
         # (by several processes: this one imports the solver once it has read its share).
         with gc_paused():  # frozen before the collector runs again, which would walk it once more
-            cat = streamed_catalog(catalog, rules, request, overlays=bool(parts), meanwhile=_solver)
+            cat = streamed_catalog(catalog, rules, request, overlays=bool(parts), meanwhile=_prepare)
             if cat is not None:
                 gc.freeze()  # as load_catalog_once: the catalog stays to the end
         if cat is None:
@@ -209,15 +209,22 @@ def suggest(
 
 def _solver() -> tuple[Callable[..., Solution], Callable[..., Report]]:
     """The search and the validator (imported when first needed: networkx and the rules'
-    checks are a fifth of a second of imports, which a large catalog's read hides), and the
-    part models' validators built."""
-    from partpicker.models import CATEGORIES
+    checks are a fifth of a second of imports, which a large catalog's read hides)."""
     from partpicker.suggest.answer import solve
     from partpicker.validate.engine import evaluate
 
-    for model in CATEGORIES.values():  # (pydantic builds a model's validator when first asked: the
-        model.model_rebuild()  # search makes its candidates' parts of their lines, then)
     return solve, evaluate
+
+
+def _prepare() -> None:
+    """What the search needs and a streamed read does not, made while another process reads:
+    the solver's imports, and the part models' validators (pydantic builds one when first
+    asked, and the search asks when it makes its first candidates' parts of their lines)."""
+    from partpicker.models import CATEGORIES
+
+    _solver()
+    for model in CATEGORIES.values():
+        model.model_rebuild()
 
 
 def _check_target(fmt: str, output: Path | None) -> None:
