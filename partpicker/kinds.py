@@ -207,6 +207,16 @@ class PcieSlotKind(Plain):
     NESTED: ClassVar[Nested] = {"shares": list_of(SharingKind)}
 
 
+def most_lanes(slot: Any) -> int:
+    """The most electrical lanes a PCIe slot can have: with its usual CPU, any other, or while
+    another slot is in use (``slot``: a slot of a part, a record or a plain one alike)."""
+    most = max(slot.lanes, *slot.lanes_by_cpu.values()) if slot.lanes_by_cpu else slot.lanes
+    for share in slot.shares or ():  # (a loop: this runs for every x16 slot of every board)
+        if share.lanes > most:
+            most = share.lanes
+    return int(most)
+
+
 class M2SlotKind(Plain):
     FIELDS = ("label", "interfaces", "lanes", "gen", "source", "max_length", "shares")
     NESTED: ClassVar[Nested] = {"shares": _opt(list_of(SharingKind))}

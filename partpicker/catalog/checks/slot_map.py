@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from partpicker.catalog.checks.interface import Finding, lint_part
+from partpicker.kinds import most_lanes
 from partpicker.vocab import FORM_FACTORS
 
 
@@ -39,9 +40,9 @@ def _positions(part: Any) -> Iterator[Finding]:
     last = 0
     for i, slot in enumerate(part.pcie_slots or []):
         loc: tuple[str | int, ...] = ("pcie_slots", i)
-        widths = [slot.lanes, *slot.lanes_by_cpu.values(), *(s.lanes for s in slot.shares or [])]
-        if slot.physical is not None and max(widths) > slot.physical:
-            yield Finding(f"{slot.label}: x{max(widths)} electrical in a x{slot.physical} slot", loc)
+        widest = most_lanes(slot)
+        if slot.physical is not None and widest > slot.physical:
+            yield Finding(f"{slot.label}: x{widest} electrical in a x{slot.physical} slot", loc)
         if slot.position is None:
             continue
         if slot.position <= last:

@@ -9,6 +9,7 @@ import math
 from collections.abc import Callable, Hashable, Mapping, MutableMapping, Sequence
 from typing import Any
 
+from partpicker.kinds import most_lanes
 from partpicker.parts import Motherboard, Part, PcieSlot
 from partpicker.rules import layout
 from partpicker.rules.checks import Context, Outcome, Sieve, can_pass, check, failed, layout_min_lanes, passed, unknown
@@ -224,15 +225,6 @@ def _places(board: Part, min_lanes: int) -> tuple[int, ...] | None:
         sorted(
             s.position
             for s in slots
-            if s.physical is not None and s.physical >= 16 and s.position is not None and _most_lanes(s) >= min_lanes
+            if s.physical is not None and s.physical >= 16 and s.position is not None and most_lanes(s) >= min_lanes
         )
     )
-
-
-def _most_lanes(slot: PcieSlot) -> int:
-    """The most electrical lanes :func:`layout.lanes_of` can give ``slot`` (any CPU, any sharing)."""
-    most = max(slot.lanes, *slot.lanes_by_cpu.values()) if slot.lanes_by_cpu else slot.lanes
-    for share in slot.shares or ():  # (a loop: this runs for every x16 slot of every board)
-        if share.lanes > most:
-            most = share.lanes
-    return int(most)
